@@ -1,0 +1,201 @@
+// A 1,000-node pool claimed from 5,000 free nodes: the sandbox (API server and simulator) and
+// the whole operator in one process, over real HTTPS. Prints the time from apply to Running,
+// the operator's API writes by verb and resource, and both as ratios:
+// - writes against the minimal writes: per node one claim and one end of admission, plus the
+//   finalizer, the plug-in DaemonSets and one status write;
+// - time against a plain loop that issues the same per-node writes (a guarded claim patch, then
+//   the admission patch) with the same concurrency (one pool is one key: one worker) against the
+//   same sandbox, on 1,000 other free nodes.
+//
+//   build/bench/bench_pool_creation [POOL_NODES [FREE_NODES]] 2>/dev/null
+//
+// Every node is Ready with its accelerators at once, so admission ends as soon as the operator
+// sees it; the figures are the operator's overhead, not a simulated kubelet's.
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <thread>
+
+#include "operator/kube/client.hpp"
+#include "operator/kube/yaml.hpp"
+#include "operator/runtime/log.hpp"
+#include "operator/runtime/manager.hpp"
+#include "reconcilers/setup.hpp"
+#include "sandbox/sandbox.hpp"
+
+using namespace respool;
+using kube::Json;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+[[noreturn]] void die(const std::string& what) {
+  std::fprintf(stderr, "bench_pool_creation: %s\n", what.c_str());
+  std::exit(1);
+}
+
+template <class T>
+T must(std::expected<T, kube::Error> r, const char* what) {
+  if (!r) die(std::string(what) + ": " + r.error().describe());
+  return std::move(*r);
+}
+
+std::string source(const char* relative) {
+  return std::string(RESPOOL_SOURCE_DIR) + "/" + relative;
+}
+
+long count_nodes(kube::Client& c, const std::string& selector) {
+  kube::ListOptions o;
+  o.label_selector = selector;
+  auto list = must(c.list(kube::resources::nodes, "", o), "list nodes");
+  return static_cast<long>(list["items"].size());
+}
+
+std::string phase(kube::Client& c, const std::string& pool) {
+  auto p = c.get(kube::resources::resourcepools, "", pool);
+  if (!p) return "";
+  return p->value("status", Json::object()).value("phase", "");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int pool_nodes = argc > 1 ? std::atoi(argv[1]) : 1000;
+  const int free_nodes = argc > 2 ? std::atoi(argv[2]) : 5000;
+  if (pool_nodes < 1 || free_nodes < 2 * pool_nodes) die("need FREE_NODES >= 2 x POOL_NODES");
+  runtime::log::configure(runtime::log::Format::Json, runtime::log::Level::Error);
+  runtime::log::open_audit("/dev/null");
+
+  const std::string nodes_yaml =
+      "nodes:\n- {flavor: cpu-64c, zone: az-1, count: " + std::to_string(free_nodes) +
+      ", namePrefix: cpu, capacity: {cpu: \"64\", memory: 256Gi, pods: \"110\"}}\n";
+  sandbox::SandboxOptions so;
+  so.nodes_yaml = nodes_yaml;
+  auto sb = sandbox::Sandbox::start(so);
+  if (!sb) die(sb.error());
+  auto& counts = (*sb)->api_server().request_counts();
+  kube::ClientOptions bench_client;
+  bench_client.user_agent = "bench/" RESPOOL_VERSION;  // counted apart from the operator
+  auto client = kube::Client::create((*sb)->cluster_config(), bench_client);
+  if (!client) die(client.error().describe());
+  kube::Client& c = **client;
+  for (const char* crd : {"crds/networks.yaml", "crds/resourcepools.yaml"}) {
+    auto json = kube::yaml_file_to_json(source(crd));
+    if (!json) die(json.error());
+    must(c.create(kube::resources::customresourcedefinitions, "", *json), "create CRD");
+  }
+  must(c.create(kube::resources::namespaces, "",
+                Json{{"apiVersion", "v1"},
+                     {"kind", "Namespace"},
+                     {"metadata", {{"name", "respool-system"}}}}),
+       "create namespace");
+  const auto registering = Clock::now();
+  while (count_nodes(c, "") < free_nodes)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  const double register_s = std::chrono::duration<double>(Clock::now() - registering).count();
+
+  runtime::ManagerOptions mo;
+  mo.cluster = (*sb)->cluster_config();
+  mo.client.qps = 0;  // as the figures of a loop without a limiter: the server sets the pace
+  auto manager = runtime::Manager::create(mo);
+  if (!manager) die(manager.error().describe());
+  reconcilers::Options ro;
+  ro.catalog_file = source("config/catalog.yaml");
+  ro.operator_namespace = "respool-system";
+  auto op = reconcilers::setup(**manager, ro);
+  if (!op) die(op.error());
+  std::thread runner([&] { (*manager)->run(); });
+  must(c.create(kube::resources::networks, "",
+                Json{{"apiVersion", "respool.io/v1alpha1"},
+                     {"kind", "Network"},
+                     {"metadata", {{"name", "net-a"}}},
+                     {"spec", Json::object()}}),
+       "create network");
+  while (true) {
+    auto n = c.get(kube::resources::networks, "", "net-a");
+    if (n && n->value("status", Json::object()).value("cidr", "") != "") break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+
+  // The operator.
+  counts.reset();
+  const auto start = Clock::now();
+  must(c.create(
+           kube::resources::resourcepools, "",
+           Json{{"apiVersion", "respool.io/v1alpha1"},
+                {"kind", "ResourcePool"},
+                {"metadata", {{"name", "big"}}},
+                {"spec",
+                 {{"network", "net-a"},
+                  {"jobTypes", Json::array({"Training"})},
+                  {"resources", Json::array({{{"flavor", "cpu-64c"}, {"count", pool_nodes}}})}}}}),
+       "create pool");
+  while (phase(c, "big") != "Running")
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  const double operator_s = std::chrono::duration<double>(Clock::now() - start).count();
+  const auto writes = counts.snapshot();
+  std::uint64_t total = 0, node_writes = 0, daemonsets = 0, events = 0;
+  for (const auto& [key, n] : writes) {
+    if (key.agent != "respool" || !sandbox::is_write_verb(key.verb)) continue;
+    total += n;
+    if (key.resource == "nodes") node_writes += n;
+    if (key.resource == "daemonsets") daemonsets += n;
+    if (key.resource == "events") events += n;
+  }
+  const std::uint64_t minimal = 2ull * pool_nodes + daemonsets + 2;  // + finalizer, status
+  (*manager)->stop();
+  runner.join();
+
+  // The plain loop: the same two writes per node, one after the other, on free nodes.
+  kube::ListOptions free_only;
+  free_only.label_selector = "!respool.io/pool";
+  auto free_list = must(c.list(kube::resources::nodes, "", free_only), "list free nodes");
+  const auto loop_start = Clock::now();
+  int done = 0;
+  for (const auto& node : free_list["items"]) {
+    if (done == pool_nodes) break;
+    const std::string name = node["metadata"]["name"];
+    Json claim = {
+        {"metadata",
+         {{"resourceVersion", node["metadata"]["resourceVersion"]},
+          {"labels", {{"respool.io/pool", "loop"}, {"respool.io/job-type.training", "true"}}},
+          {"annotations", {{"respool.io/container-engine-space", "50"}}}}},
+        {"spec",
+         {{"taints",
+           Json::array({{{"key", "respool.io/pool"}, {"value", "loop"}, {"effect", "NoSchedule"}},
+                        {{"key", "isolation.respool.io/A200008"}, {"effect", "NoSchedule"}}})}}}};
+    must(c.patch(kube::resources::nodes, "", name, kube::PatchType::Merge, claim), "loop claim");
+    Json admitted = {{"spec",
+                      {{"taints", Json::array({{{"key", "respool.io/pool"},
+                                                {"value", "loop"},
+                                                {"effect", "NoSchedule"}}})}}}};
+    must(c.patch(kube::resources::nodes, "", name, kube::PatchType::Merge, admitted), "loop admit");
+    ++done;
+  }
+  const double loop_s = std::chrono::duration<double>(Clock::now() - loop_start).count();
+
+  std::printf(
+      "pool creation: %d nodes claimed from %d free (registered in %.1f s), %u hardware threads\n",
+      pool_nodes, free_nodes, register_s, std::thread::hardware_concurrency());
+  std::printf(
+      "  operator: %.2f s to Running, %llu writes (%llu node patches, %llu DaemonSets, %llu "
+      "events)\n",
+      operator_s, static_cast<unsigned long long>(total),
+      static_cast<unsigned long long>(node_writes), static_cast<unsigned long long>(daemonsets),
+      static_cast<unsigned long long>(events));
+  std::printf("  writes by verb and resource:");
+  for (const auto& [key, n] : writes) {
+    if (key.agent == "respool" && sandbox::is_write_verb(key.verb)) {
+      std::printf(" %s %s=%llu;", key.verb.c_str(), key.resource.c_str(),
+                  static_cast<unsigned long long>(n));
+    }
+  }
+  std::printf("\n  minimal writes: %llu -> ratio %.3f (aim <= 1.2)\n",
+              static_cast<unsigned long long>(minimal), double(total) / double(minimal));
+  std::printf("  plain loop: %d nodes x 2 patches in %.2f s -> time ratio %.2f (aim <= 2)\n", done,
+              loop_s, operator_s / loop_s);
+  (*sb)->stop();
+  return 0;
+}

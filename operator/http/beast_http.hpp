@@ -1,0 +1,9 @@
+#pragma once
+// Internal: Boost.Beast's HTTP parser and serializer. GCC 12 under -fsanitize=address reports a
+// false "may be used uninitialized" inside Beast's basic_parser (boost::optional in
+// content_length_unchecked); the warning is silenced for these headers only.
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include <boost/beast/http.hpp>
+#pragma GCC diagnostic pop

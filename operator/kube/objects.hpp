@@ -1,0 +1,145 @@
+#pragma once
+// Compact views of API objects for the informer cache. They keep what the controllers read and
+// drop the rest (managedFields, most of a pod's spec), so that a cluster of 5,000 nodes and
+// 150,000 pods fits in little memory. Objects the operator edits as a whole (its own custom
+// resources, plug-in manifests) are kept whole as Unstructured.
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "operator/kube/atom.hpp"
+#include "operator/kube/quantity.hpp"
+#include "operator/kube/time.hpp"
+
+namespace respool::kube {
+
+// Labels or annotations, sorted by key.
+class StringMap {
+ public:
+  StringMap() = default;
+  void set(std::string_view key, std::string_view value);
+  std::optional<std::string_view> get(std::string_view key) const;
+  bool contains(std::string_view key) const { return get(key).has_value(); }
+  std::size_t size() const { return items_.size(); }
+  bool empty() const { return items_.empty(); }
+  const std::vector<std::pair<Atom, Atom>>& items() const { return items_; }
+  nlohmann::json to_json() const;
+
+ private:
+  std::vector<std::pair<Atom, Atom>> items_;
+};
+
+// A UID held inline (36 characters for the RFC 4122 form the API server hands out); longer
+// values are cut, which no API server produces.
+class Uid {
+ public:
+  Uid() = default;
+  Uid(std::string_view text) { assign(text); }  // NOLINT: implicit, as a string
+  Uid& operator=(std::string_view text) {
+    assign(text);
+    return *this;
+  }
+  std::string_view view() const { return {chars_.data(), size_}; }
+  std::string str() const { return std::string(view()); }
+  bool empty() const { return size_ == 0; }
+  friend bool operator==(const Uid& a, const Uid& b) { return a.view() == b.view(); }
+  friend bool operator==(const Uid& a, std::string_view b) { return a.view() == b; }
+
+ private:
+  void assign(std::string_view text) {
+    size_ = static_cast<std::uint8_t>(std::min(text.size(), chars_.size()));
+    std::copy_n(text.data(), size_, chars_.data());
+  }
+  std::array<char, 36> chars_{};
+  std::uint8_t size_ = 0;
+};
+
+// Owner references repeat across the pods of one owner: every field is interned.
+struct OwnerReference {
+  Atom api_version;
+  Atom kind;
+  Atom name;
+  Atom uid;
+  bool controller = false;
+};
+
+struct ObjectMeta {
+  std::string name;
+  Atom namespace_;
+  Uid uid;
+  std::string resource_version;
+  std::int64_t generation = 0;
+  StringMap labels;
+  StringMap annotations;
+  TimePoint creation_timestamp{};
+  std::optional<TimePoint> deletion_timestamp;
+  std::vector<std::string> finalizers;
+  std::vector<OwnerReference> owner_references;
+
+  // "namespace/name", or "name" for cluster-scoped objects: the cache key.
+  std::string key() const;
+  const OwnerReference* controller_ref() const;
+};
+
+struct Taint {
+  Atom key;
+  Atom value;
+  Atom effect;             // NoSchedule | PreferNoSchedule | NoExecute
+  std::string time_added;  // NoExecute taints: kept so that rewriting the list preserves it
+};
+
+// Extended and standard resources of a node or a pod ("cpu", "nvidia.com/gpu").
+class ResourceList {
+ public:
+  void set(std::string_view name, Quantity q);
+  void add(std::string_view name, Quantity q);
+  Quantity get(std::string_view name) const;  // 0 when absent
+  const std::vector<std::pair<Atom, Quantity>>& items() const { return items_; }
+
+ private:
+  std::vector<std::pair<Atom, Quantity>> items_;
+};
+
+enum class ConditionStatus : std::uint8_t { Unknown, True, False };
+
+struct Node {
+  ObjectMeta meta;
+  bool unschedulable = false;
+  std::vector<Taint> taints;
+  ConditionStatus ready = ConditionStatus::Unknown;  // the Ready condition; Unknown when absent
+  ResourceList capacity;
+  ResourceList allocatable;
+
+  bool has_taint(std::string_view key) const;
+  const Taint* find_taint(std::string_view key) const;
+};
+
+struct Pod {
+  ObjectMeta meta;  // annotations: only those the transform keeps
+  Atom node_name;
+  Atom phase;  // Pending | Running | Succeeded | Failed | Unknown
+  bool ready = false;
+  ResourceList requests;  // what the pod asks of its node (containers summed, init max)
+
+  bool terminal() const { return phase == "Succeeded" || phase == "Failed"; }
+  bool owned_by_daemonset() const;
+};
+
+// A whole object, for kinds the operator reads and writes as a whole.
+struct Unstructured {
+  ObjectMeta meta;
+  nlohmann::json object;
+};
+
+// Reads metadata from a parsed object (for Unstructured and tests).
+ObjectMeta meta_from_json(const nlohmann::json& object);
+
+}  // namespace respool::kube

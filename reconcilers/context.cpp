@@ -1,0 +1,22 @@
+#include "reconcilers/context.hpp"
+
+#include "operator/runtime/log.hpp"
+#include "reconcilers/policy/keys.hpp"
+
+namespace respool::reconcilers {
+
+runtime::ObjectReference reference_to(const kube::Unstructured& object) {
+  runtime::ObjectReference ref;
+  ref.api_version = object.object.value("apiVersion", std::string(policy::kApiVersion));
+  ref.kind = object.object.value("kind", "");
+  ref.name = object.meta.name;
+  ref.ns = object.meta.namespace_.str();
+  ref.uid = object.meta.uid.str();
+  return ref;
+}
+
+void write_audit(const std::string& line) {
+  runtime::log::audit(nlohmann::json::parse(line, nullptr, false));
+}
+
+}  // namespace respool::reconcilers

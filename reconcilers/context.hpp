@@ -1,0 +1,49 @@
+#pragma once
+// What every respool controller shares: the API client, the caches, the catalog, the clock,
+// the event recorder, the audit stream and the domain metrics.
+
+#include <memory>
+#include <string>
+
+#include "operator/kube/client.hpp"
+#include "operator/kube/selector.hpp"
+#include "operator/runtime/clock.hpp"
+#include "operator/runtime/event_recorder.hpp"
+#include "operator/runtime/informer.hpp"
+#include "reconcilers/catalog_source.hpp"
+#include "reconcilers/domain_metrics.hpp"
+
+namespace respool::reconcilers {
+
+// Cache index names.
+inline constexpr const char* kByPool = "pool";        // nodes, plug-ins: respool.io/pool label
+inline constexpr const char* kByFlavor = "flavor";    // nodes: the flavor label's value
+inline constexpr const char* kByNode = "node";        // pods: spec.nodeName
+inline constexpr const char* kByNetwork = "network";  // pools: spec.network
+
+struct Caches {
+  runtime::Informer<kube::Unstructured>* networks = nullptr;
+  runtime::Informer<kube::Unstructured>* pools = nullptr;
+  runtime::Informer<kube::Node>* nodes = nullptr;
+  runtime::Informer<kube::Pod>* pods = nullptr;
+  runtime::Informer<kube::Unstructured>* plugins = nullptr;  // DaemonSets respool installed
+};
+
+struct Context {
+  kube::Client* client = nullptr;
+  runtime::Clock* clock = nullptr;
+  runtime::EventRecorder* events = nullptr;
+  CatalogSource* catalog = nullptr;
+  DomainMetrics* metrics = nullptr;
+  Caches caches;
+  std::string operator_namespace;
+  kube::LabelSelector job_selector;
+};
+
+// The ObjectReference of a cluster-scoped respool object, for events.
+runtime::ObjectReference reference_to(const kube::Unstructured& object);
+
+// Writes one audit record: a JSON line on the audit stream.
+void write_audit(const std::string& line);
+
+}  // namespace respool::reconcilers

@@ -1,0 +1,81 @@
+#include "reconcilers/domain_metrics.hpp"
+
+#include "reconcilers/policy/pool_status.hpp"
+
+namespace respool::reconcilers {
+
+DomainMetrics::DomainMetrics(runtime::Registry& registry)
+    : pool_nodes_(registry.gauge("respool_pool_nodes", "Nodes of a pool by flavor and state.",
+                                 {"pool", "flavor", "state"})),
+      pool_phase_(registry.gauge("respool_pool_phase",
+                                 "The pool's phase: 1 for the current phase, 0 for the others.",
+                                 {"pool", "phase"})),
+      free_nodes_(registry.gauge("respool_free_nodes", "Free nodes (rule N9) by flavor and zone.",
+                                 {"flavor", "zone"})),
+      operations_(registry.counter("respool_operations_total",
+                                   "Operations on pools by kind and result.",
+                                   {"pool", "operation", "result"})) {}
+
+void DomainMetrics::set_pool_nodes(
+    const std::string& pool,
+    const std::map<std::string, std::map<std::string, int>>& by_flavor_state) {
+  std::lock_guard lock(mu_);
+  auto& series = pool_series_[pool];
+  std::set<std::vector<std::string>> now;
+  for (const auto& [flavor, states] : by_flavor_state) {
+    for (const auto& [state, count] : states) {
+      std::vector<std::string> labels{pool, flavor, state};
+      pool_nodes_.with(labels)->set(count);
+      now.insert(labels);
+    }
+  }
+  for (const auto& old : series) {
+    if (!now.contains(old)) pool_nodes_.remove(old);
+  }
+  series = std::move(now);
+}
+
+void DomainMetrics::set_pool_phase(const std::string& pool, const std::string& phase) {
+  for (auto p :
+       {policy::PoolPhase::Creating, policy::PoolPhase::Running, policy::PoolPhase::Scaling,
+        policy::PoolPhase::Upgrading, policy::PoolPhase::Abnormal, policy::PoolPhase::Deleting,
+        policy::PoolPhase::Failed}) {
+    std::string name(policy::to_string(p));
+    pool_phase_.with({pool, name})->set(name == phase ? 1 : 0);
+  }
+}
+
+void DomainMetrics::forget_pool(const std::string& pool) {
+  std::lock_guard lock(mu_);
+  for (const auto& labels : pool_series_[pool])
+    pool_nodes_.remove(labels);
+  pool_series_.erase(pool);
+  for (auto p :
+       {policy::PoolPhase::Creating, policy::PoolPhase::Running, policy::PoolPhase::Scaling,
+        policy::PoolPhase::Upgrading, policy::PoolPhase::Abnormal, policy::PoolPhase::Deleting,
+        policy::PoolPhase::Failed}) {
+    pool_phase_.remove({pool, std::string(policy::to_string(p))});
+  }
+}
+
+void DomainMetrics::set_free_nodes(
+    const std::map<std::pair<std::string, std::string>, int>& counts) {
+  std::lock_guard lock(mu_);
+  std::set<std::vector<std::string>> now;
+  for (const auto& [key, count] : counts) {
+    std::vector<std::string> labels{key.first, key.second};
+    free_nodes_.with(labels)->set(count);
+    now.insert(labels);
+  }
+  for (const auto& old : free_series_) {
+    if (!now.contains(old)) free_nodes_.remove(old);
+  }
+  free_series_ = std::move(now);
+}
+
+void DomainMetrics::count_operation(const std::string& pool, const std::string& operation,
+                                    const std::string& result) {
+  operations_.with({pool, operation, result})->inc();
+}
+
+}  // namespace respool::reconcilers

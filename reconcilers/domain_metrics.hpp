@@ -1,0 +1,40 @@
+#pragma once
+// respool's own metrics: respool_pool_nodes{pool,flavor,state}, respool_pool_phase{pool,phase},
+// respool_free_nodes{flavor,zone}, respool_operations_total{pool,operation,result}.
+
+#include <map>
+#include <mutex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "operator/runtime/metrics.hpp"
+
+namespace respool::reconcilers {
+
+class DomainMetrics {
+ public:
+  explicit DomainMetrics(runtime::Registry& registry);
+
+  // Replaces the pool's node counts: state → count per flavor.
+  void set_pool_nodes(const std::string& pool,
+                      const std::map<std::string, std::map<std::string, int>>& by_flavor_state);
+  // One-hot phase gauge (1 for the current phase, 0 for the others).
+  void set_pool_phase(const std::string& pool, const std::string& phase);
+  void forget_pool(const std::string& pool);
+  // Replaces every free-node count: (flavor, zone) → count.
+  void set_free_nodes(const std::map<std::pair<std::string, std::string>, int>& counts);
+  void count_operation(const std::string& pool, const std::string& operation,
+                       const std::string& result);
+
+ private:
+  runtime::GaugeFamily& pool_nodes_;
+  runtime::GaugeFamily& pool_phase_;
+  runtime::GaugeFamily& free_nodes_;
+  runtime::CounterFamily& operations_;
+  std::mutex mu_;
+  std::map<std::string, std::set<std::vector<std::string>>> pool_series_;  // to remove on change
+  std::set<std::vector<std::string>> free_series_;
+};
+
+}  // namespace respool::reconcilers

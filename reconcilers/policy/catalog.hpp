@@ -1,0 +1,60 @@
+#pragma once
+// The catalog (--catalog FILE, API.md): which node label names a node's flavor and zone, the
+// flavors with their accelerators, the preset network blocks, the plug-ins each job type
+// installs, the driver images and the reset image. The operator reads the YAML file, converts it
+// to JSON and calls parse_catalog once at start; everything else reads the typed Catalog.
+//
+// Additions to API.md's format: a flavor may say `labelValue` when the node label's value is
+// not the flavor's name, and plug-in manifests are templates (see plugins.hpp): string values
+// may hold {{pool}}, {{jobType}} and {{jobTypeLabel}}, which are the only placeholders accepted.
+
+#include <expected>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "reconcilers/policy/cidr.hpp"
+#include "reconcilers/policy/types.hpp"
+
+namespace respool::policy {
+
+struct Accelerator {
+  AcceleratorType type = AcceleratorType::None;
+  std::string resource;  // extended resource, e.g. "nvidia.com/gpu"; empty for None
+  int count = 0;         // per node; 0 for None
+};
+
+struct Flavor {
+  std::string name;         // what spec.resources[].flavor names
+  std::string label_value;  // the flavor label's value on its nodes (default: name)
+  Accelerator accelerator;
+};
+
+struct Catalog {
+  std::string flavor_label = "node.kubernetes.io/instance-type";
+  std::string zone_label = "topology.kubernetes.io/zone";
+  std::vector<Flavor> flavors;
+  std::vector<Cidr> network_presets;
+  // Per job type, the manifests (templates) installed for each pool of that type.
+  std::map<JobType, std::vector<nlohmann::json>> plugins;
+  // Per accelerator type, the driver image with "{version}" where the version goes.
+  std::map<AcceleratorType, std::string> driver_images;
+  std::string reset_image;
+
+  const Flavor* flavor(std::string_view name) const;
+  // The flavor whose nodes carry this flavor-label value.
+  const Flavor* flavor_by_label(std::string_view label_value) const;
+  // The driver image for a version, or nullopt when the catalog has no driver of that type.
+  std::optional<std::string> driver_image(AcceleratorType type, std::string_view version) const;
+  // "gpu-8x-a100, cpu-64c": for messages that list what exists.
+  std::string flavor_names() const;
+};
+
+// Errors name the field: "flavors[2].accelerator.count: must be a positive integer".
+std::expected<Catalog, std::string> parse_catalog(const nlohmann::json& document);
+
+}  // namespace respool::policy

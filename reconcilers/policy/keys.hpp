@@ -1,0 +1,41 @@
+#pragma once
+// The label, taint, annotation and finalizer keys respool writes or reads (API.md, "What
+// respool puts on Nodes"). The flavor and zone labels are the catalog's, never ours.
+
+#include <string_view>
+
+namespace respool::policy {
+
+inline constexpr std::string_view kApiVersion = "respool.io/v1alpha1";
+
+// Label and taint (value = pool name, effect NoSchedule) of the pool that owns a node.
+inline constexpr std::string_view kPoolLabel = "respool.io/pool";
+inline constexpr std::string_view kPoolTaintKey = "respool.io/pool";
+// "respool.io/job-type.training" = "true" for each job type of the pool.
+inline constexpr std::string_view kJobTypeLabelPrefix = "respool.io/job-type.";
+// GiB of container engine space the node was claimed with (P5).
+inline constexpr std::string_view kContainerEngineSpaceAnnotation =
+    "respool.io/container-engine-space";
+// Isolation taints: isolation.respool.io/<code>:NoSchedule (F1, F3, D4).
+inline constexpr std::string_view kIsolationTaintPrefix = "isolation.respool.io/";
+inline constexpr std::string_view kDriverVersionLabel = "respool.io/driver-version";
+inline constexpr std::string_view kDriverUpgradeStateLabel = "respool.io/driver-upgrade-state";
+inline constexpr std::string_view kDriverUpgradeSkipLabel = "respool.io/driver-upgrade.skip";
+// A replaced node (label and taint): never free again.
+inline constexpr std::string_view kRetiredKey = "respool.io/retired";
+// Addition to API.md: a NoSchedule taint on a pool node that is being drained and released
+// (scale-in, deletion), so that the choice survives a restart and no new job lands there.
+inline constexpr std::string_view kReleasingTaintKey = "respool.io/releasing";
+// Label respool sets on the plug-in objects it installs for a pool, with the job type.
+inline constexpr std::string_view kPluginJobTypeLabel = "respool.io/job-type";
+
+// Taints the node lifecycle controller puts on nodes that stop reporting (F2).
+inline constexpr std::string_view kUnreachableTaint = "node.kubernetes.io/unreachable";
+inline constexpr std::string_view kNotReadyTaint = "node.kubernetes.io/not-ready";
+
+// Finalizers (additions to API.md): a pool releases its nodes and plug-ins before it goes (P14);
+// a network stays while a pool uses it (W5).
+inline constexpr std::string_view kPoolFinalizer = "respool.io/release-nodes";
+inline constexpr std::string_view kNetworkFinalizer = "respool.io/network-in-use";
+
+}  // namespace respool::policy

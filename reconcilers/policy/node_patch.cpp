@@ -1,0 +1,119 @@
+#include "reconcilers/policy/node_patch.hpp"
+
+#include <algorithm>
+#include <set>
+#include <string>
+
+#include "reconcilers/policy/keys.hpp"
+#include "reconcilers/policy/node_state.hpp"
+
+namespace respool::policy {
+
+namespace {
+
+using nlohmann::json;
+
+json guarded(const NodeView& node) {
+  return {{"metadata", {{"resourceVersion", node.resource_version}}}};
+}
+
+std::string job_type_label(JobType type) {
+  return std::string(kJobTypeLabelPrefix) + std::string(label_name(type));
+}
+
+void add_taint(std::vector<Taint>& taints, Taint taint) {
+  for (const Taint& t : taints) {
+    if (t.key == taint.key && t.effect == taint.effect) return;
+  }
+  taints.push_back(std::move(taint));
+}
+
+// Sets labels so that the job-type labels are exactly `job_types`; false when nothing changes.
+bool set_job_type_labels(const NodeView& node, std::span<const JobType> job_types, json& labels) {
+  bool changed = false;
+  for (JobType type : kJobTypes) {
+    const std::string key = job_type_label(type);
+    const bool want = std::find(job_types.begin(), job_types.end(), type) != job_types.end();
+    const std::string* have = node.label(key);
+    if (want && (!have || *have != "true")) {
+      labels[key] = "true";
+      changed = true;
+    } else if (!want && have) {
+      labels[key] = nullptr;
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+}  // namespace
+
+json claim_patch(const NodeView& node, std::string_view pool, std::span<const JobType> job_types,
+                 int container_engine_space_gib) {
+  json patch = guarded(node);
+  json labels = json::object();
+  labels[std::string(kPoolLabel)] = pool;
+  set_job_type_labels(node, job_types, labels);
+  patch["metadata"]["labels"] = labels;
+  patch["metadata"]["annotations"] = {
+      {std::string(kContainerEngineSpaceAnnotation), std::to_string(container_engine_space_gib)}};
+  std::vector<Taint> taints = node.taints;
+  add_taint(taints, {std::string(kPoolTaintKey), std::string(pool), "NoSchedule", ""});
+  add_taint(taints, {isolation_taint_key(kAdmissionCode), "", "NoSchedule", ""});
+  patch["spec"] = {{"taints", taints_to_json(taints)}};
+  return patch;
+}
+
+json admission_done_patch(const NodeView& node) {
+  const std::string key = isolation_taint_key(kAdmissionCode);
+  if (!node.has_taint(key)) return nullptr;
+  std::vector<Taint> taints;
+  std::copy_if(node.taints.begin(), node.taints.end(), std::back_inserter(taints),
+               [&](const Taint& t) { return t.key != key; });
+  json patch = guarded(node);
+  patch["spec"] = {{"taints", taints_to_json(taints)}};
+  return patch;
+}
+
+json job_types_patch(const NodeView& node, std::span<const JobType> job_types) {
+  json labels = json::object();
+  if (!set_job_type_labels(node, job_types, labels)) return nullptr;
+  json patch = guarded(node);
+  patch["metadata"]["labels"] = labels;
+  return patch;
+}
+
+json releasing_patch(const NodeView& node) {
+  if (node.has_taint(kReleasingTaintKey)) return nullptr;
+  std::vector<Taint> taints = node.taints;
+  add_taint(taints, {std::string(kReleasingTaintKey), "", "NoSchedule", ""});
+  json patch = guarded(node);
+  patch["spec"] = {{"taints", taints_to_json(taints)}};
+  return patch;
+}
+
+json release_patch(const NodeView& node) {
+  json patch = guarded(node);
+  json labels = json::object();
+  for (const auto& [key, value] : node.labels) {
+    if (key == kPoolLabel || key.starts_with(kJobTypeLabelPrefix) ||
+        key == kDriverUpgradeStateLabel) {
+      labels[key] = nullptr;
+    }
+  }
+  if (!labels.empty()) patch["metadata"]["labels"] = labels;
+  if (node.annotations.contains(std::string(kContainerEngineSpaceAnnotation))) {
+    patch["metadata"]["annotations"] = {{std::string(kContainerEngineSpaceAnnotation), nullptr}};
+  }
+  const std::set<std::string> ours = {std::string(kPoolTaintKey), std::string(kReleasingTaintKey),
+                                      isolation_taint_key(kAdmissionCode),
+                                      isolation_taint_key(kGpuUpgradeCode),
+                                      isolation_taint_key(kNpuUpgradeCode)};
+  std::vector<Taint> taints;
+  std::copy_if(node.taints.begin(), node.taints.end(), std::back_inserter(taints),
+               [&](const Taint& t) { return !ours.contains(t.key); });
+  patch["spec"] = {{"taints", taints_to_json(taints)}};
+  return patch;
+}
+
+}  // namespace respool::policy

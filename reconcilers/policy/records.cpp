@@ -1,0 +1,151 @@
+#include "reconcilers/policy/records.hpp"
+
+#include <algorithm>
+#include <array>
+
+#include "reconcilers/policy/time.hpp"
+
+namespace respool::policy {
+
+namespace {
+
+constexpr std::array<std::string_view, 6> kOperationNames{"Create",  "Resize",        "SetJobTypes",
+                                                          "SetTags", "UpgradeDriver", "Delete"};
+
+Record* find_running(std::vector<Record>& records, Operation operation) {
+  for (Record& r : records) {
+    if (r.operation == operation && r.phase == RecordPhase::Running) return &r;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+std::string_view to_string(Operation operation) {
+  return kOperationNames[int(operation)];
+}
+
+std::optional<Operation> parse_operation(std::string_view text) {
+  for (std::size_t i = 0; i < kOperationNames.size(); ++i) {
+    if (kOperationNames[i] == text) return Operation(i);
+  }
+  return std::nullopt;
+}
+
+std::string_view to_string(RecordPhase phase) {
+  switch (phase) {
+    case RecordPhase::Running:
+      return "Running";
+    case RecordPhase::Succeeded:
+      return "Succeeded";
+    case RecordPhase::Failed:
+      return "Failed";
+  }
+  return "";
+}
+
+bool begin_record(std::vector<Record>& records, Operation operation, TimePoint now,
+                  std::string message) {
+  if (find_running(records, operation)) return false;
+  records.insert(
+      records.begin(),
+      Record{operation, RecordPhase::Running, now, std::nullopt, {}, std::move(message)});
+  return true;
+}
+
+bool note_nodes(std::vector<Record>& records, Operation operation,
+                std::span<const std::string> nodes) {
+  Record* r = find_running(records, operation);
+  if (!r) return false;
+  for (const std::string& n : nodes) {
+    if (std::find(r->nodes.begin(), r->nodes.end(), n) == r->nodes.end()) r->nodes.push_back(n);
+  }
+  return true;
+}
+
+bool end_record(std::vector<Record>& records, Operation operation, RecordPhase outcome,
+                TimePoint now, std::string message) {
+  Record* r = find_running(records, operation);
+  if (!r) return false;
+  r->phase = outcome;
+  r->end = now;
+  r->message = std::move(message);
+  return true;
+}
+
+const Record* running_record(const std::vector<Record>& records, Operation operation) {
+  for (const Record& r : records) {
+    if (r.operation == operation && r.phase == RecordPhase::Running) return &r;
+  }
+  return nullptr;
+}
+
+std::vector<Record> prune_records(std::vector<Record> records, TimePoint now) {
+  std::stable_sort(records.begin(), records.end(),
+                   [](const Record& a, const Record& b) { return a.start > b.start; });
+  std::vector<Record> kept;
+  std::size_t failed = 0, other = 0;
+  for (Record& r : records) {
+    if (r.phase == RecordPhase::Running) {
+      kept.push_back(std::move(r));
+      continue;
+    }
+    const TimePoint ended = r.end.value_or(r.start);
+    if (r.phase == RecordPhase::Failed) {
+      if (now - ended > kFailedRecordRetention || ++failed > kMaxFailedRecords) continue;
+    } else if (now - ended > kRecordRetention || ++other > kMaxOtherRecords) {
+      continue;
+    }
+    kept.push_back(std::move(r));
+  }
+  return kept;
+}
+
+nlohmann::json to_json(const std::vector<Record>& records) {
+  nlohmann::json array = nlohmann::json::array();
+  for (const Record& r : records) {
+    nlohmann::json item = {{"operation", to_string(r.operation)},
+                           {"phase", to_string(r.phase)},
+                           {"startTime", format_time(r.start)}};
+    if (r.end) item["endTime"] = format_time(*r.end);
+    if (!r.nodes.empty()) item["nodes"] = r.nodes;
+    if (!r.message.empty()) item["message"] = r.message;
+    array.push_back(std::move(item));
+  }
+  return array;
+}
+
+std::vector<Record> records_from_json(const nlohmann::json& array) {
+  std::vector<Record> out;
+  if (!array.is_array()) return out;
+  for (const auto& item : array) {
+    if (!item.is_object()) continue;
+    auto operation = parse_operation(item.value("operation", ""));
+    auto start = parse_time(item.value("startTime", ""));
+    std::string phase = item.value("phase", "");
+    if (!operation || !start) continue;
+    Record r;
+    r.operation = *operation;
+    r.start = *start;
+    if (phase == "Succeeded") {
+      r.phase = RecordPhase::Succeeded;
+    } else if (phase == "Failed") {
+      r.phase = RecordPhase::Failed;
+    } else if (phase != "Running") {
+      continue;
+    }
+    if (auto end = item.find("endTime"); end != item.end() && end->is_string()) {
+      r.end = parse_time(end->get<std::string>());
+    }
+    if (auto nodes = item.find("nodes"); nodes != item.end() && nodes->is_array()) {
+      for (const auto& n : *nodes) {
+        if (n.is_string()) r.nodes.push_back(n.get<std::string>());
+      }
+    }
+    r.message = item.value("message", "");
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+}  // namespace respool::policy

@@ -1,0 +1,65 @@
+#pragma once
+// Operation records of a pool (P9), kept in status.records, newest first: each create, resize,
+// job-type change, driver upgrade or deletion, with its start, end, outcome, the nodes it
+// touched and, for a failure, its cause. Kept at most 90 days after they end; failed ones at most
+// 3 days and at most 500; other finished ones at most 100 (status lives in etcd: bounded).
+
+#include <chrono>
+#include <cstddef>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "reconcilers/policy/types.hpp"
+
+namespace respool::policy {
+
+enum class Operation { Create, Resize, SetJobTypes, SetTags, UpgradeDriver, Delete };
+std::string_view to_string(Operation operation);
+std::optional<Operation> parse_operation(std::string_view text);
+
+enum class RecordPhase { Running, Succeeded, Failed };
+std::string_view to_string(RecordPhase phase);
+
+struct Record {
+  Operation operation = Operation::Create;
+  RecordPhase phase = RecordPhase::Running;
+  TimePoint start{};
+  std::optional<TimePoint> end;
+  std::vector<std::string> nodes;  // nodes added or removed, in order
+  std::string message;             // what it does, or why it failed
+  bool operator==(const Record&) const = default;
+};
+
+inline constexpr auto kRecordRetention = std::chrono::days{90};       // P9
+inline constexpr auto kFailedRecordRetention = std::chrono::days{3};  // P9
+inline constexpr std::size_t kMaxFailedRecords = 500;                 // P9
+inline constexpr std::size_t kMaxOtherRecords = 100;
+
+// Starts a record of `operation` (first in the list), unless one is already running: then
+// nothing changes, so that a reconcile that repeats is harmless. True when it started one.
+bool begin_record(std::vector<Record>& records, Operation operation, TimePoint now,
+                  std::string message);
+// Adds nodes (those not yet listed) to the running record of `operation`; false when none runs.
+bool note_nodes(std::vector<Record>& records, Operation operation,
+                std::span<const std::string> nodes);
+// Ends the running record of `operation` with `outcome` (Succeeded or Failed). False when none
+// runs.
+bool end_record(std::vector<Record>& records, Operation operation, RecordPhase outcome,
+                TimePoint now, std::string message);
+// The running record of `operation`, or nullptr.
+const Record* running_record(const std::vector<Record>& records, Operation operation);
+
+// P9 retention: newest first (by start), finished records past their retention dropped, failed
+// records bounded to 500 and others to 100. Running records always stay.
+std::vector<Record> prune_records(std::vector<Record> records, TimePoint now);
+
+nlohmann::json to_json(const std::vector<Record>& records);
+// Lenient: entries with an unknown operation or phase, or without a start time, are skipped.
+std::vector<Record> records_from_json(const nlohmann::json& array);
+
+}  // namespace respool::policy

@@ -1,0 +1,161 @@
+// The pool reconciler's writes on nodes: admission (F3), claims (P6, N9), job-type labels (P12),
+// drains through evictions and releases (P10, P14).
+#include <algorithm>
+
+#include "operator/runtime/log.hpp"
+#include "reconcilers/policy/audit.hpp"
+#include "reconcilers/policy/keys.hpp"
+#include "reconcilers/policy/node_patch.hpp"
+#include "reconcilers/resourcepool/pool_reconciler.hpp"
+#include "reconcilers/views.hpp"
+
+namespace respool::reconcilers {
+
+namespace {
+
+bool lost_race(const kube::Error& e) {
+  return e.is(kube::Error::Kind::Conflict) || e.is(kube::Error::Kind::NotFound);
+}
+
+void audit_node(policy::AuditOperation op, const std::string& pool, const std::string& node,
+                runtime::TimePoint now, std::string message) {
+  policy::AuditRecord audit{
+      op, pool, node, std::nullopt, now, policy::AuditResult::Success, std::move(message)};
+  write_audit(policy::audit_line(audit));
+}
+
+}  // namespace
+
+std::expected<void, std::string> PoolReconciler::admit(const std::string& pool,
+                                                       std::vector<ObservedNode>& nodes,
+                                                       const policy::Catalog& catalog,
+                                                       Outcome& out) {
+  for (auto& n : nodes) {
+    if (n.pool_node.state.state != policy::NodeState::Creating) continue;
+    const policy::Flavor* flavor = catalog.flavor(n.pool_node.flavor);
+    if (!policy::admission_complete(n.view, flavor)) continue;
+    kube::Json patch = policy::admission_done_patch(n.view);
+    if (patch.is_null()) continue;
+    auto r =
+        ctx_.client->patch(kube::resources::nodes, "", n.view.name, kube::PatchType::Merge, patch);
+    if (!r) {
+      if (lost_race(r.error())) {
+        out.busy = true;
+        continue;
+      }
+      return std::unexpected("ending admission of node " + n.view.name + ": " +
+                             r.error().describe());
+    }
+    // The node is Available now: take it out of the P6 window for this round's plan.
+    n.view.taints.erase(std::remove_if(n.view.taints.begin(), n.view.taints.end(),
+                                       [](const auto& t) {
+                                         return t.key ==
+                                                policy::isolation_taint_key(policy::kAdmissionCode);
+                                       }),
+                        n.view.taints.end());
+    n.pool_node = policy::pool_node(n.view, catalog, n.pool_node.running_jobs);
+    out.admitted.push_back(n.view.name);
+    runtime::log::info("resourcepool", "node admitted", {{"pool", pool}, {"node", n.view.name}});
+  }
+  return {};
+}
+
+std::expected<void, std::string> PoolReconciler::claim(
+    const std::string& pool, const policy::ResourcePoolSpec& spec, const policy::PoolPlan& plan,
+    const std::map<std::string, policy::NodeView>& free_views, Outcome& out) {
+  const auto now = ctx_.clock->now();
+  for (const auto& c : plan.claims) {
+    auto view = free_views.find(c.node);
+    if (view == free_views.end()) continue;
+    kube::Json patch =
+        policy::claim_patch(view->second, pool, spec.job_types, c.container_engine_space_gib);
+    auto r = ctx_.client->patch(kube::resources::nodes, "", c.node, kube::PatchType::Merge, patch);
+    if (!r) {
+      // Another pool took it, or it changed since we saw it: the next round plans again.
+      if (lost_race(r.error())) {
+        out.busy = true;
+        continue;
+      }
+      return std::unexpected("claiming node " + c.node + ": " + r.error().describe());
+    }
+    expectations_.expect(pool, c.node, Expectations::Kind::InPool, now);
+    out.claimed.push_back(c.node);
+    audit_node(policy::AuditOperation::addClusterNode, pool, c.node, now,
+               "claimed node of flavor " + c.flavor + (c.zone.empty() ? "" : " in zone " + c.zone));
+  }
+  if (!out.claimed.empty()) {
+    runtime::log::info("resourcepool", "claimed nodes", {{"pool", pool}, {"nodes", out.claimed}});
+  }
+  return {};
+}
+
+std::expected<void, std::string> PoolReconciler::set_job_types(
+    const policy::ResourcePoolSpec& spec, const std::vector<ObservedNode>& nodes) {
+  for (const auto& n : nodes) {
+    if (n.pool_node.state.state == policy::NodeState::Deleting) continue;
+    kube::Json patch = policy::job_types_patch(n.view, spec.job_types);
+    if (patch.is_null()) continue;
+    auto r =
+        ctx_.client->patch(kube::resources::nodes, "", n.view.name, kube::PatchType::Merge, patch);
+    if (!r && !lost_race(r.error())) {
+      return std::unexpected("setting job types on node " + n.view.name + ": " +
+                             r.error().describe());
+    }
+  }
+  return {};
+}
+
+std::expected<void, std::string> PoolReconciler::release(const std::string& pool,
+                                                         const std::vector<std::string>& names,
+                                                         const std::vector<ObservedNode>& nodes,
+                                                         Outcome& out) {
+  const auto now = ctx_.clock->now();
+  for (const auto& name : names) {
+    auto it = std::find_if(nodes.begin(), nodes.end(),
+                           [&](const auto& n) { return n.view.name == name; });
+    if (it == nodes.end()) continue;
+    const policy::NodeView& view = it->view;
+    out.busy = true;
+    // 1. No new job lands on it (and the choice survives a restart).
+    kube::Json mark = policy::releasing_patch(view);
+    if (!mark.is_null()) {
+      auto r = ctx_.client->patch(kube::resources::nodes, "", name, kube::PatchType::Merge, mark);
+      if (!r) {
+        if (lost_race(r.error())) continue;
+        return std::unexpected("marking node " + name + " for release: " + r.error().describe());
+      }
+      continue;  // drain once the cache shows the mark
+    }
+    // 2. Drain: evict what runs there, honouring PodDisruptionBudgets.
+    int remaining = 0;
+    for (const auto& pod : ctx_.caches.pods->store().by_index(kByNode, name)) {
+      if (pod->terminal() || pod->owned_by_daemonset()) continue;
+      ++remaining;
+      if (pod->meta.deletion_timestamp) continue;  // already going
+      auto r = ctx_.client->evict(pod->meta.namespace_.view(), pod->meta.name);
+      if (!r) {
+        if (r.error().is(kube::Error::Kind::TooManyRequests)) {
+          out.scale_in_blocked = "evicting pod " + pod->meta.key() + " from node " + name +
+                                 " is blocked: " + r.error().message;
+        } else if (!r.error().is(kube::Error::Kind::NotFound)) {
+          return std::unexpected("evicting pod " + pod->meta.key() + ": " + r.error().describe());
+        }
+      }
+    }
+    if (remaining > 0) continue;
+    // 3. Release: everything respool added goes; the node is free again.
+    kube::Json patch = policy::release_patch(view);
+    auto r = ctx_.client->patch(kube::resources::nodes, "", name, kube::PatchType::Merge, patch);
+    if (!r) {
+      if (lost_race(r.error())) continue;
+      return std::unexpected("releasing node " + name + ": " + r.error().describe());
+    }
+    expectations_.expect(pool, name, Expectations::Kind::Released, now);
+    out.released.push_back(name);
+    audit_node(policy::AuditOperation::deleteClusterNode, pool, name, now, "released node");
+    runtime::log::info("resourcepool", "released node", {{"pool", pool}, {"node", name}});
+  }
+  return {};
+}
+
+}  // namespace respool::reconcilers

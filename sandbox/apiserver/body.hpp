@@ -1,0 +1,31 @@
+#pragma once
+// Request bodies in (JSON or YAML, as the Content-Type says) and answers out (JSON or YAML).
+
+#include <string>
+#include <string_view>
+
+#include "operator/http/message.hpp"
+#include "sandbox/apiserver/engine.hpp"
+#include "sandbox/apiserver/negotiation.hpp"
+
+namespace respool::sandbox {
+
+// Decodes an object body for `kind`: 415 for a media type the server does not take, 400 worded
+// as the API server's decoder for malformed JSON.
+Result<Json> decode_object(const http::Request& request, const std::string& kind);
+// Decodes a patch document (its media type was checked by the caller): 400 when malformed.
+Result<Json> decode_patch(const http::Request& request, const std::string& kind);
+
+// JSON text as YAML (block style, as kubectl and the API server print it).
+std::string json_to_yaml(const Json& value);
+// YAML (one document) as JSON; false when it is not YAML.
+bool yaml_to_json(std::string_view text, Json& out);
+
+// Serialized in the representation's format, with its Content-Type.
+struct Encoded {
+  std::string body;
+  std::string content_type;
+};
+Encoded encode(const std::string& json_text, Format format);
+
+}  // namespace respool::sandbox

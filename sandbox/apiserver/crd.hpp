@@ -1,0 +1,23 @@
+#pragma once
+// CustomResourceDefinitions: their defaults and validation, and the resource types they serve.
+
+#include <vector>
+
+#include "sandbox/apiserver/errors.hpp"
+#include "sandbox/apiserver/registry.hpp"
+
+namespace respool::sandbox {
+
+inline constexpr const char* kCrdCleanupFinalizer = "customresourcecleanup.apiextensions.k8s.io";
+
+// Defaults (names.singular, names.listKind, conversion None) and the initial status.
+void crd_prepare_create(Json& crd);
+void crd_prepare_update(Json& crd, const Json& old);
+// apiextensions validation: names, group, scope, versions, structural schemas, immutability.
+std::vector<Cause> crd_validate(const Json& crd, const Json* old);
+// One ResourceType per served version.
+std::vector<ResourceType> crd_types(const Json& crd);
+// The established status for `crd` given the CRDs it may conflict with (same group).
+Json crd_status(const Json& crd, const std::vector<const Json*>& others, const std::string& now);
+
+}  // namespace respool::sandbox

@@ -1,0 +1,54 @@
+#pragma once
+// The API server's request handler, independent of the network: authentication, faults,
+// routing, content negotiation, and the verbs on resources. ApiServer wires it to http::Server;
+// tests can call handle() with an in-memory Responder.
+
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <string>
+
+#include "operator/http/server.hpp"
+#include "sandbox/apiserver/engine.hpp"
+#include "sandbox/apiserver/faults.hpp"
+#include "sandbox/apiserver/request_counts.hpp"
+#include "sandbox/apiserver/request_info.hpp"
+
+namespace respool::sandbox {
+
+struct DispatcherOptions {
+  std::string token;
+  std::size_t max_body_bytes = 3 * 1024 * 1024;
+  std::chrono::seconds default_watch_timeout{1800};
+  std::string server_address;  // host:port, for /api's serverAddressByClientCIDRs
+};
+
+class Dispatcher {
+ public:
+  Dispatcher(Engine& engine, FaultInjector& faults, RequestCounts& counts,
+             DispatcherOptions options);
+  // Answers exactly once; never throws (an unexpected failure is a 500 Status).
+  void handle(const http::ServerRequest& request, http::Responder& responder);
+  // Ends every open watch (server stop).
+  void stop();
+  // The address /api reports (known once the server has bound its port).
+  void set_server_address(std::string address);
+
+ private:
+  void route(const http::ServerRequest& request, const http::Target& target,
+             const RequestInfo& info, http::Responder& responder);
+  void non_resource(const http::ServerRequest& request, const http::Target& target,
+                    const RequestInfo& info, http::Responder& responder);
+  void resource(const http::ServerRequest& request, const http::Target& target,
+                const RequestInfo& info, http::Responder& responder);
+
+  Engine& engine_;
+  FaultInjector& faults_;
+  RequestCounts& counts_;
+  DispatcherOptions options_;
+  std::atomic<bool> stopping_{false};
+  mutable std::mutex address_mu_;
+  std::string server_address_;
+};
+
+}  // namespace respool::sandbox

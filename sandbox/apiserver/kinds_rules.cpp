@@ -1,0 +1,293 @@
+// Validation rules of built-in kinds: names, labels, immutable fields, Lease and PDB specs.
+
+#include <regex>
+
+#include "operator/kube/selector.hpp"
+#include "sandbox/apiserver/kinds.hpp"
+
+namespace respool::sandbox::kinds {
+namespace {
+
+const std::regex kLabel("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+const std::regex kSubdomain("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+const std::regex k1035("[a-z]([-a-z0-9]*[a-z0-9])?");
+const std::regex kQualifiedName("([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]");
+const std::regex kLabelValue("(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?");
+
+std::optional<std::string> check_dns_1035(const std::string& name) {
+  if (name.size() > 63) return "must be no more than 63 characters";
+  if (!std::regex_match(name, k1035)) {
+    return "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start "
+           "with an alphabetic character, and end with an alphanumeric character (e.g. "
+           "'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')";
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string> check_qualified_name(const std::string& key) {
+  std::vector<std::string> errs;
+  std::string name = key;
+  auto slash = key.find('/');
+  if (slash != std::string::npos) {
+    std::string prefix = key.substr(0, slash);
+    name = key.substr(slash + 1);
+    if (prefix.empty()) {
+      errs.push_back("prefix part must be non-empty");
+    } else if (auto e = check_dns_subdomain(prefix)) {
+      errs.push_back("prefix part " + *e);
+    }
+  }
+  if (name.empty()) {
+    errs.push_back("name part must be non-empty");
+  } else if (name.size() > 63) {
+    errs.push_back("name part must be no more than 63 characters");
+  } else if (!std::regex_match(name, kQualifiedName)) {
+    errs.push_back(
+        "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and "
+        "end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex "
+        "used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')");
+  }
+  return errs;
+}
+
+void validate_metadata(const ResourceType& type, const Json& meta, std::vector<Cause>& out) {
+  std::string name = meta.value("name", std::string());
+  if (name.empty()) {
+    out.push_back(field_required("metadata.name", "name or generateName is required"));
+  } else if (type.id != KindId::CustomResourceDefinition) {
+    std::optional<std::string> bad;
+    if (type.id == KindId::Namespace) {
+      bad = check_dns_label(name);
+    } else if (type.id == KindId::Service) {
+      bad = check_dns_1035(name);
+    } else {
+      bad = check_dns_subdomain(name);
+    }
+    if (bad) out.push_back(field_invalid("metadata.name", name, *bad));
+  }
+  if (meta.contains("labels") && meta["labels"].is_object()) {
+    for (auto it = meta["labels"].begin(); it != meta["labels"].end(); ++it) {
+      for (const std::string& e : check_qualified_name(it.key())) {
+        out.push_back(field_invalid("metadata.labels", it.key(), e));
+      }
+      std::string value = it.value().is_string() ? it.value().get<std::string>() : "";
+      if (value.size() > 63) {
+        out.push_back(
+            field_invalid("metadata.labels", value, "must be no more than 63 characters"));
+      } else if (!std::regex_match(value, kLabelValue)) {
+        out.push_back(field_invalid(
+            "metadata.labels", value,
+            "a valid label must be an empty string or consist of alphanumeric characters, '-', "
+            "'_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  "
+            "or 'my_value',  or '12345', regex used for validation is "
+            "'(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"));
+      }
+    }
+  }
+  if (meta.contains("annotations") && meta["annotations"].is_object()) {
+    std::size_t total = 0;
+    for (auto it = meta["annotations"].begin(); it != meta["annotations"].end(); ++it) {
+      for (const std::string& e : check_qualified_name(it.key())) {
+        out.push_back(field_invalid("metadata.annotations", it.key(), e));
+      }
+      total +=
+          it.key().size() + (it.value().is_string() ? it.value().get<std::string>().size() : 0);
+    }
+    if (total > 256 * 1024) {
+      out.push_back({"FieldValueTooLong", "Too long: must have at most 262144 bytes",
+                     "metadata.annotations"});
+    }
+  }
+}
+
+void validate_pod(const Json& obj, const Json* old, std::vector<Cause>& out) {
+  const Json spec = obj.value("spec", Json::object());
+  if (!spec.contains("containers") || !spec["containers"].is_array() ||
+      spec["containers"].empty()) {
+    out.push_back(field_required("spec.containers"));
+  } else {
+    for (std::size_t i = 0; i < spec["containers"].size(); ++i) {
+      const Json& c = spec["containers"][i];
+      std::string at = "spec.containers[" + std::to_string(i) + "]";
+      if (!c.is_object()) continue;
+      std::string cname = c.value("name", std::string());
+      if (cname.empty()) {
+        out.push_back(field_required(at + ".name"));
+      } else if (auto e = check_dns_label(cname)) {
+        out.push_back(field_invalid(at + ".name", cname, *e));
+      }
+      if (c.value("image", std::string()).empty()) out.push_back(field_required(at + ".image"));
+    }
+  }
+  if (!old) return;
+  // Pod updates may change only images, activeDeadlineSeconds, tolerations and the grace period.
+  auto mutable_view = [](Json s) {
+    if (!s.is_object()) return s;
+    for (const char* list : {"containers", "initContainers"}) {
+      if (s.contains(list) && s[list].is_array()) {
+        for (Json& c : s[list]) {
+          if (c.is_object()) c.erase("image");
+        }
+      }
+    }
+    s.erase("activeDeadlineSeconds");
+    s.erase("tolerations");
+    s.erase("terminationGracePeriodSeconds");
+    s.erase("schedulingGates");
+    return s;
+  };
+  if (mutable_view(spec) != mutable_view(old->value("spec", Json::object()))) {
+    out.push_back(field_forbidden(
+        "spec",
+        "pod updates may not change fields other than `spec.containers[*].image`,"
+        "`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only "
+        "additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be "
+        "set to 1 if it was previously negative)"));
+  }
+}
+
+void validate_selector_template(const Json& obj, const Json* old, std::vector<Cause>& out) {
+  const Json spec = obj.value("spec", Json::object());
+  const Json selector = spec.value("selector", Json());
+  if (selector.is_null()) {
+    out.push_back(field_required("spec.selector"));
+  } else {
+    auto parsed = kube::LabelSelector::from_json(selector);
+    if (!parsed) {
+      out.push_back(field_invalid("spec.selector", selector, parsed.error()));
+    } else {
+      Json labels = Json::object();
+      if (spec.contains("template") && spec["template"].is_object() &&
+          spec["template"].contains("metadata") && spec["template"]["metadata"].is_object()) {
+        labels = spec["template"]["metadata"].value("labels", Json::object());
+      }
+      if (parsed->empty()) {
+        out.push_back(
+            field_invalid("spec.selector", selector, "empty selector is invalid for deployment"));
+      } else if (!parsed->matches(labels)) {
+        out.push_back(field_invalid("spec.template.metadata.labels", labels,
+                                    "`selector` does not match template `labels`"));
+      }
+    }
+  }
+  if (old && old->contains("spec") && (*old)["spec"].is_object() &&
+      (*old)["spec"].value("selector", Json()) != selector) {
+    out.push_back(field_invalid("spec.selector", selector, "field is immutable"));
+  }
+}
+
+bool valid_int_or_percent(const Json& v) {
+  if (v.is_number_integer()) return v.get<long long>() >= 0;
+  if (!v.is_string()) return false;
+  static const std::regex pct("[0-9]+%");
+  return std::regex_match(v.get<std::string>(), pct);
+}
+
+void validate_pdb(const Json& obj, std::vector<Cause>& out) {
+  const Json spec = obj.value("spec", Json::object());
+  bool min = spec.contains("minAvailable") && !spec["minAvailable"].is_null();
+  bool max = spec.contains("maxUnavailable") && !spec["maxUnavailable"].is_null();
+  if (min && max) {
+    out.push_back(
+        field_invalid("spec", spec, "minAvailable and maxUnavailable cannot be both set"));
+  }
+  for (const char* f : {"minAvailable", "maxUnavailable"}) {
+    if (spec.contains(f) && !spec[f].is_null() && !valid_int_or_percent(spec[f])) {
+      out.push_back(field_invalid(std::string("spec.") + f, spec[f],
+                                  "must be a non-negative integer or a percentage"));
+    }
+  }
+  if (spec.contains("selector") && !spec["selector"].is_null()) {
+    if (auto parsed = kube::LabelSelector::from_json(spec["selector"]); !parsed) {
+      out.push_back(field_invalid("spec.selector", spec["selector"], parsed.error()));
+    }
+  }
+}
+
+void validate_lease(const Json& obj, std::vector<Cause>& out) {
+  const Json spec = obj.value("spec", Json::object());
+  if (spec.contains("leaseDurationSeconds") && spec["leaseDurationSeconds"].is_number_integer() &&
+      spec["leaseDurationSeconds"].get<long long>() <= 0) {
+    out.push_back(field_invalid("spec.leaseDurationSeconds", spec["leaseDurationSeconds"],
+                                "must be greater than 0"));
+  }
+  if (spec.contains("leaseTransitions") && spec["leaseTransitions"].is_number_integer() &&
+      spec["leaseTransitions"].get<long long>() < 0) {
+    out.push_back(field_invalid("spec.leaseTransitions", spec["leaseTransitions"],
+                                "must be greater than or equal to 0"));
+  }
+}
+
+void validate_job(const Json& obj, const Json* old, std::vector<Cause>& out) {
+  const Json spec = obj.value("spec", Json::object());
+  Json policy;
+  if (spec.contains("template") && spec["template"].is_object() &&
+      spec["template"].contains("spec") && spec["template"]["spec"].is_object()) {
+    policy = spec["template"]["spec"].value("restartPolicy", Json());
+  }
+  if (policy != "OnFailure" && policy != "Never") {
+    if (policy.is_null()) {
+      out.push_back(field_required("spec.template.spec.restartPolicy",
+                                   "valid values: \"OnFailure\", \"Never\""));
+    } else {
+      out.push_back(
+          field_not_supported("spec.template.spec.restartPolicy", policy, {"OnFailure", "Never"}));
+    }
+  }
+  if (old && old->contains("spec") && (*old)["spec"].is_object() &&
+      (*old)["spec"].value("selector", Json()) != spec.value("selector", Json())) {
+    out.push_back(
+        field_invalid("spec.selector", spec.value("selector", Json()), "field is immutable"));
+  }
+}
+
+}  // namespace
+
+std::optional<std::string> check_dns_subdomain(const std::string& name) {
+  if (name.size() > 253) return "must be no more than 253 characters";
+  if (!std::regex_match(name, kSubdomain)) {
+    return "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, "
+           "'-' or '.', and must start and end with an alphanumeric character (e.g. "
+           "'example.com', regex used for validation is "
+           "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> check_dns_label(const std::string& name) {
+  if (name.size() > 63) return "must be no more than 63 characters";
+  if (!std::regex_match(name, kLabel)) {
+    return "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or "
+           "'-', and must start and end with an alphanumeric character (e.g. 'my-name',  or "
+           "'123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
+  }
+  return std::nullopt;
+}
+
+std::vector<Cause> validate(const ResourceType& type, const Json& obj, const Json* old) {
+  std::vector<Cause> out;
+  validate_metadata(type, obj.value("metadata", Json::object()), out);
+  switch (type.id) {
+    case KindId::Pod:
+      validate_pod(obj, old, out);
+      break;
+    case KindId::Deployment:
+    case KindId::DaemonSet:
+      validate_selector_template(obj, old, out);
+      break;
+    case KindId::Job:
+      validate_job(obj, old, out);
+      break;
+    case KindId::PodDisruptionBudget:
+      validate_pdb(obj, out);
+      break;
+    case KindId::Lease:
+      validate_lease(obj, out);
+      break;
+    default:
+      break;
+  }
+  return out;
+}
+
+}  // namespace respool::sandbox::kinds

@@ -1,0 +1,88 @@
+#pragma once
+// The object store: collections of parsed objects with their serialized text cached, one global
+// resourceVersion, and a bounded history of changes per collection for watches.
+//
+// One mutex guards everything; callers lock it (mutex()) around compound operations and never
+// hold it while writing to a socket. Objects are immutable once stored (shared_ptr<const>), so
+// a list or a watch copies pointers under the lock and serializes after releasing it.
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+namespace respool::sandbox {
+
+using Json = nlohmann::json;
+
+struct StoredObject {
+  std::shared_ptr<const Json> obj;
+  std::shared_ptr<const std::string> text;  // obj serialized, compact
+  std::uint64_t rv = 0;
+};
+
+enum class EventType { Added, Modified, Deleted };
+const char* to_string(EventType type);
+
+struct HistoryEvent {
+  std::uint64_t rv = 0;
+  EventType type = EventType::Added;
+  StoredObject object;                   // Deleted: the last state, carrying the deletion's rv
+  std::shared_ptr<const Json> previous;  // the state before the change; null for Added
+};
+
+struct Collection {
+  std::map<std::string, StoredObject, std::less<>> items;  // "ns/name" (namespaced) or "name"
+  std::map<std::string, std::size_t, std::less<>> per_namespace;
+  std::deque<HistoryEvent> history;
+  std::uint64_t horizon = 0;  // the last rv dropped from history; watches from before fail
+  bool dropped = false;       // its type is no longer served (CRD deleted)
+};
+
+// Serializes a JSON value as the API answers it; invalid UTF-8 is replaced, never thrown.
+std::string to_text(const Json& value);
+
+class Store {
+ public:
+  explicit Store(std::size_t history_limit);
+
+  std::mutex& mutex() { return mu_; }
+  // Notified on every change, on close_watches and on stop.
+  std::condition_variable& changed() { return changed_; }
+
+  // Everything below needs mutex() held.
+  std::uint64_t rv() const { return rv_; }
+  // Takes a resourceVersion without a change (a write that only needs a fresh rv).
+  std::uint64_t next_rv() { return ++rv_; }
+  std::shared_ptr<Collection> find(std::string_view storage) const;
+  std::shared_ptr<Collection> collection(const std::string& storage);
+  const StoredObject* get(std::string_view storage, std::string_view key) const;
+  // Stores obj under key with a new resourceVersion (written into metadata), records ADDED or
+  // MODIFIED, and wakes watchers.
+  StoredObject put(const std::string& storage, const std::string& key, Json obj);
+  // Removes key, recording DELETED with a new resourceVersion. Nothing when absent.
+  std::optional<StoredObject> erase(const std::string& storage, const std::string& key);
+  // Forgets a collection (its watchers see dropped and end).
+  void drop(const std::string& storage);
+  std::size_t history_limit() const { return history_limit_; }
+
+  static std::string key(std::string_view ns, std::string_view name);
+
+ private:
+  void record(Collection& c, HistoryEvent event);
+
+  std::mutex mu_;
+  std::condition_variable changed_;
+  std::uint64_t rv_ = 0;
+  std::size_t history_limit_;
+  std::map<std::string, std::shared_ptr<Collection>, std::less<>> collections_;
+};
+
+}  // namespace respool::sandbox

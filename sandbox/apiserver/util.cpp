@@ -1,0 +1,96 @@
+#include "sandbox/apiserver/util.hpp"
+
+#include <openssl/evp.h>
+
+#include <random>
+
+namespace respool::sandbox {
+namespace {
+
+std::mt19937_64& rng() {
+  static thread_local std::mt19937_64 engine{std::random_device{}()};
+  return engine;
+}
+
+}  // namespace
+
+std::string new_uid() {
+  std::uniform_int_distribution<int> nibble(0, 15);
+  const char* hex = "0123456789abcdef";
+  std::string out;
+  for (int i = 0; i < 32; ++i) {
+    if (i == 8 || i == 12 || i == 16 || i == 20) out += '-';
+    int v = nibble(rng());
+    if (i == 12) v = 4;
+    if (i == 16) v = 8 + (v & 3);
+    out += hex[v];
+  }
+  return out;
+}
+
+std::string random_suffix() {
+  static const char alphabet[] = "bcdfghjklmnpqrstvwxz2456789";
+  std::uniform_int_distribution<std::size_t> pick(0, sizeof(alphabet) - 2);
+  std::string out;
+  for (int i = 0; i < 5; ++i)
+    out += alphabet[pick(rng())];
+  return out;
+}
+
+std::string base64_encode(std::string_view data) {
+  std::string out(4 * ((data.size() + 2) / 3) + 1, '\0');
+  int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
+                          reinterpret_cast<const unsigned char*>(data.data()),
+                          static_cast<int>(data.size()));
+  out.resize(static_cast<std::size_t>(n));
+  return out;
+}
+
+bool base64_decode(std::string_view text, std::string& out) {
+  if (text.size() % 4 != 0) return false;
+  for (char c : text) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '+' && c != '/' && c != '=') {
+      return false;
+    }
+  }
+  out.assign(3 * text.size() / 4 + 1, '\0');
+  int n = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(out.data()),
+                          reinterpret_cast<const unsigned char*>(text.data()),
+                          static_cast<int>(text.size()));
+  if (n < 0) return false;
+  std::size_t len = static_cast<std::size_t>(n);
+  if (!text.empty() && text.back() == '=') --len;
+  if (text.size() > 1 && text[text.size() - 2] == '=') --len;
+  out.resize(len);
+  return true;
+}
+
+std::string meta_string(const Json& obj, const char* field) {
+  if (!obj.is_object()) return "";
+  auto m = obj.find("metadata");
+  if (m == obj.end() || !m->is_object()) return "";
+  auto f = m->find(field);
+  if (f == m->end() || !f->is_string()) return "";
+  return f->get<std::string>();
+}
+
+bool has_deletion_timestamp(const Json& obj) {
+  if (!obj.is_object()) return false;
+  auto m = obj.find("metadata");
+  if (m == obj.end() || !m->is_object()) return false;
+  auto f = m->find("deletionTimestamp");
+  return f != m->end() && !f->is_null();
+}
+
+std::vector<std::string> finalizers_of(const Json& obj) {
+  std::vector<std::string> out;
+  if (!obj.is_object() || !obj.contains("metadata") || !obj["metadata"].is_object()) return out;
+  const Json& m = obj["metadata"];
+  if (!m.contains("finalizers") || !m["finalizers"].is_array()) return out;
+  for (const Json& f : m["finalizers"]) {
+    if (f.is_string()) out.push_back(f.get<std::string>());
+  }
+  return out;
+}
+
+}  // namespace respool::sandbox

@@ -1,0 +1,86 @@
+#include "sandbox/patch/go_format.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+namespace respool::sandbox::patch {
+namespace {
+
+// strconv.FormatFloat(f, 'g', -1, 64): the shortest digits that read back as f.
+std::string go_float(double f) {
+  if (std::isnan(f)) return "NaN";
+  if (std::isinf(f)) return f > 0 ? "+Inf" : "-Inf";
+  char buf[64];
+  for (int precision = 1; precision <= 17; ++precision) {
+    std::snprintf(buf, sizeof buf, "%.*g", precision, f);
+    if (std::strtod(buf, nullptr) == f) break;
+  }
+  // C writes exponents with at least two digits, as Go does: 1e+21, 1e-07.
+  return buf;
+}
+
+}  // namespace
+
+std::string go_value(const nlohmann::json& value) {
+  switch (value.type()) {
+    case nlohmann::json::value_t::null:
+      return "<nil>";
+    case nlohmann::json::value_t::boolean:
+      return value.get<bool>() ? "true" : "false";
+    case nlohmann::json::value_t::string:
+      return value.get<std::string>();
+    case nlohmann::json::value_t::number_integer:
+      return std::to_string(value.get<std::int64_t>());
+    case nlohmann::json::value_t::number_unsigned:
+      return std::to_string(value.get<std::uint64_t>());
+    case nlohmann::json::value_t::number_float:
+      return go_float(value.get<double>());
+    case nlohmann::json::value_t::array: {
+      std::string out = "[";
+      for (std::size_t i = 0; i < value.size(); ++i) {
+        if (i > 0) out += " ";
+        out += go_value(value[i]);
+      }
+      return out + "]";
+    }
+    case nlohmann::json::value_t::object: {
+      std::string out = "map[";
+      bool first = true;
+      for (const auto& [key, item] : value.items()) {  // nlohmann keeps keys sorted, as %v does
+        if (!first) out += " ";
+        first = false;
+        out += key + ":" + go_value(item);
+      }
+      return out + "]";
+    }
+    default:
+      return "<nil>";
+  }
+}
+
+std::string_view go_json_kind(const nlohmann::json& value) {
+  if (value.is_object()) return "object";
+  if (value.is_array()) return "array";
+  if (value.is_string()) return "string";
+  if (value.is_boolean()) return "bool";
+  if (value.is_number()) return "number";
+  return "null";
+}
+
+std::string_view go_type_name(const nlohmann::json& value) {
+  if (value.is_object()) return "map[string]interface {}";
+  if (value.is_array()) return "[]interface {}";
+  if (value.is_string()) return "string";
+  if (value.is_boolean()) return "bool";
+  if (value.is_number_float()) return "float64";
+  if (value.is_number()) return "int64";
+  return "<nil>";
+}
+
+std::string go_unmarshal_error(const nlohmann::json& value, std::string_view go_type) {
+  return "json: cannot unmarshal " + std::string(go_json_kind(value)) + " into Go value of type " +
+         std::string(go_type);
+}
+
+}  // namespace respool::sandbox::patch

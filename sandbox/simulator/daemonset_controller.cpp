@@ -1,0 +1,100 @@
+#include "sandbox/simulator/daemonset_controller.hpp"
+
+#include "sandbox/simulator/daemonset_plan.hpp"
+#include "sandbox/simulator/fit.hpp"
+#include "sandbox/simulator/template_hash.hpp"
+
+namespace respool::sandbox::sim {
+
+using runtime::ReconcileResult;
+
+DaemonSetController::DaemonSetController(Cluster& cluster)
+    : cluster_(cluster),
+      pending_(cluster.clock, cluster.timing.expectations_ttl),
+      controller_(
+          cluster.clock, [this](const std::string& key) { return reconcile(key); },
+          controller_options("sandbox-daemonset", 2)) {
+  ObjectInformer::Handlers seen;
+  seen.on_add = [this](const ObjectPtr& pod) { pending_.observe(pod->object); };
+  seen.on_update = [this](const ObjectPtr&, const ObjectPtr& pod) {
+    pending_.observe(pod->object);
+  };
+  seen.on_delete = [this](const ObjectPtr& pod) { pending_.observe_gone(pod->object); };
+  cluster.pods.add_handlers(std::move(seen));  // before the controller's: expectations first
+  controller_.watch<kube::Unstructured>(cluster.daemonsets);
+  controller_.watch<kube::Unstructured>(cluster.pods, [](const kube::Unstructured& pod) {
+    const kube::OwnerReference* ref = pod.meta.controller_ref();
+    if (!ref || ref->kind != "DaemonSet") return std::vector<std::string>{};
+    return std::vector<std::string>{pod.meta.namespace_.str() + "/" + ref->name.str()};
+  });
+  controller_.watch<kube::Unstructured>(cluster.nodes, [&cluster](const kube::Unstructured&) {
+    return cluster.daemonsets.store().keys();
+  });
+}
+
+std::expected<ReconcileResult, std::string> DaemonSetController::reconcile(const std::string& key) {
+  ObjectPtr cached = cluster_.daemonsets.store().get(key);
+  if (!cached || cached->meta.deletion_timestamp) return ReconcileResult::done();
+  const Json& ds = cached->object;
+  const std::string ns = cached->meta.namespace_.str();
+
+  std::vector<ObjectPtr> owned;
+  for (auto& pod :
+       cluster_.pods.store().by_index(kByOwner, owner_key("DaemonSet", ns, cached->meta.name))) {
+    const kube::OwnerReference* ref = pod->meta.controller_ref();
+    if (ref && ref->uid.view() == cached->meta.uid.view()) owned.push_back(std::move(pod));
+  }
+  OwnedPods pods = pending_.overlay(cached->meta.uid.str(), owned);
+  std::vector<ObjectPtr> nodes = cluster_.nodes.store().list();
+  std::vector<const Json*> node_objects;
+  for (const auto& n : nodes)
+    node_objects.push_back(&n->object);
+  const auto now = cluster_.clock.now();
+  DaemonSetPlan plan = plan_daemonset(ds, node_objects, pods.pods, now);
+
+  std::string failures;
+  const std::string hash = template_hash(at_path(ds, {"spec", "template"}));
+  for (const auto& node : plan.create_on) {
+    auto created = cluster_.client.create(kube::resources::pods, ns, daemon_pod(ds, node, hash));
+    if (created) {
+      pending_.created(cached->meta.uid.str(), std::move(*created));
+    } else {
+      failures += " create on " + node + ": " + created.error().describe() + ";";
+    }
+  }
+  for (const auto& name : plan.remove) {
+    const Json* pod = nullptr;
+    for (const Json* p : pods.pods)
+      if (string_at(*p, {"metadata", "name"}) == name) pod = p;
+    kube::DeleteOptions options;
+    options.precondition_uid = pod ? string_at(*pod, {"metadata", "uid"}) : std::string();
+    if (!pod) options.precondition_uid.reset();
+    auto removed = cluster_.client.remove(kube::resources::pods, ns, name, options);
+    if (removed || removed.error().is(kube::Error::Kind::NotFound)) {
+      if (pod) pending_.deleted(cached->meta.uid.str(), string_at(*pod, {"metadata", "uid"}));
+    } else if (!removed.error().is(kube::Error::Kind::Conflict)) {
+      failures += " delete " + name + ": " + removed.error().describe() + ";";
+    }
+  }
+  const Json& current = at_path(ds, {"status"});
+  if (plan.status != current) {
+    // A merge patch: the status is this controller's alone and derived from the caches, so a
+    // stale resourceVersion is no reason to refuse it (and conflicts would only add retries).
+    Json status = plan.status;
+    if (current.is_object()) {
+      for (auto it = current.begin(); it != current.end(); ++it)
+        if (!status.contains(it.key())) status[it.key()] = nullptr;
+    }
+    kube::WriteOptions options;
+    options.subresource = "status";
+    auto written = cluster_.client.patch(kube::resources::daemonsets, ns, cached->meta.name,
+                                         kube::PatchType::Merge, {{"status", status}}, options);
+    if (!written && !written.error().is(kube::Error::Kind::NotFound))
+      failures += " status: " + written.error().describe() + ";";
+  }
+  if (!failures.empty()) return std::unexpected("daemonset " + key + ":" + failures);
+  if (plan.recheck > runtime::Duration::zero()) return ReconcileResult::after(plan.recheck);
+  return ReconcileResult::done();
+}
+
+}  // namespace respool::sandbox::sim

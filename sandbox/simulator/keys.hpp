@@ -1,0 +1,41 @@
+#pragma once
+// The labels, annotations and taints the simulator reads and writes. The sandbox.respool.io
+// ones are the simulator's own controls; the others are those of a real cluster.
+
+namespace respool::sandbox::sim {
+
+// On a node: "true" when the simulator plays its kubelet (set on the nodes it creates). Pods on
+// other nodes stay as their creator left them, as on a node whose kubelet never runs.
+inline constexpr const char* kSimulatedAnnotation = "sandbox.respool.io/simulated";
+// On a pod: seconds (simulated) it runs before it ends; absent = it runs until deleted.
+inline constexpr const char* kRunSecondsAnnotation = "sandbox.respool.io/run-seconds";
+// On a pod: the exit code it ends with after run-seconds; non-zero = the pod Fails.
+inline constexpr const char* kExitCodeAnnotation = "sandbox.respool.io/exit-code";
+// On a node: the faults to play, comma-separated (NotReady, Unreachable, Isolate=CODE,
+// AcceleratorLoss=N). Removing an item heals it.
+inline constexpr const char* kFaultAnnotation = "sandbox.respool.io/fault";
+// On a node: what the simulator changed to play the faults (JSON), so that healing restores
+// exactly that, across restarts of the simulator.
+inline constexpr const char* kFaultAppliedAnnotation = "sandbox.respool.io/fault-applied";
+
+// The driver version: on a driver pod (annotation) and on the node that runs it (label).
+inline constexpr const char* kDriverVersion = "respool.io/driver-version";
+inline constexpr const char* kIsolationTaintPrefix = "isolation.respool.io/";
+
+// Taints of the node lifecycle controller (kube-controller-manager).
+inline constexpr const char* kTaintNotReady = "node.kubernetes.io/not-ready";
+inline constexpr const char* kTaintUnreachable = "node.kubernetes.io/unreachable";
+inline constexpr const char* kTaintUnschedulable = "node.kubernetes.io/unschedulable";
+inline constexpr const char* kTaintMemoryPressure = "node.kubernetes.io/memory-pressure";
+inline constexpr const char* kTaintDiskPressure = "node.kubernetes.io/disk-pressure";
+inline constexpr const char* kTaintPidPressure = "node.kubernetes.io/pid-pressure";
+inline constexpr const char* kTaintNetworkUnavailable = "node.kubernetes.io/network-unavailable";
+
+// What the DaemonSet and Job controllers put on their pods.
+inline constexpr const char* kControllerRevisionHash = "controller-revision-hash";
+inline constexpr const char* kPodTemplateGeneration = "pod-template-generation";
+inline constexpr const char* kJobTrackingFinalizer = "batch.kubernetes.io/job-tracking";
+
+inline constexpr const char* kDefaultScheduler = "default-scheduler";
+
+}  // namespace respool::sandbox::sim

@@ -1,0 +1,150 @@
+#include "sandbox/simulator/pod_status.hpp"
+
+#include <cstdio>
+
+#include "operator/kube/time.hpp"
+#include "sandbox/simulator/conditions.hpp"
+#include "sandbox/simulator/fit.hpp"
+#include "sandbox/simulator/template_hash.hpp"
+
+namespace respool::sandbox::sim {
+namespace {
+
+using Json = nlohmann::json;
+
+std::string container_id(const Json& pod, const std::string& container) {
+  const std::string seed = string_at(pod, {"metadata", "uid"}) + "/" + container;
+  char buf[65];
+  std::snprintf(buf, sizeof buf, "%08x%08x%08x%08x%08x%08x%08x%08x", fnv1a32(seed + "1"),
+                fnv1a32(seed + "2"), fnv1a32(seed + "3"), fnv1a32(seed + "4"), fnv1a32(seed + "5"),
+                fnv1a32(seed + "6"), fnv1a32(seed + "7"), fnv1a32(seed + "8"));
+  return std::string("containerd://") + buf;
+}
+
+std::string image_of(const Json& container) {
+  std::string image = container.value("image", std::string());
+  if (image.find('/') == std::string::npos) image = "docker.io/library/" + image;
+  return image;
+}
+
+Json container_status(const Json& pod, const Json& container, const Json& state, bool running) {
+  const std::string name = container.value("name", std::string());
+  return {{"name", name},
+          {"state", state},
+          {"lastState", Json::object()},
+          {"ready", running},
+          {"restartCount", 0},
+          {"image", image_of(container)},
+          {"imageID", image_of(container) + "@sha256:" +
+                          safe_encode(std::to_string(fnv1a32(container.value("image", ""))))},
+          {"containerID", container_id(pod, name)},
+          {"started", running}};
+}
+
+Json terminated(int exit_code, const std::string& started, const std::string& finished) {
+  return {{"terminated",
+           {{"exitCode", exit_code},
+            {"reason", exit_code == 0 ? "Completed" : "Error"},
+            {"startedAt", started},
+            {"finishedAt", finished}}}};
+}
+
+Json init_statuses(const Json& pod, const std::string& t) {
+  Json out = Json::array();
+  const Json& inits = at_path(pod, {"spec", "initContainers"});
+  if (!inits.is_array()) return out;
+  for (const auto& c : inits) {
+    if (!c.is_object()) continue;
+    const bool sidecar = c.value("restartPolicy", std::string()) == "Always";
+    Json state = sidecar ? Json{{"running", {{"startedAt", t}}}} : terminated(0, t, t);
+    out.push_back(container_status(pod, c, state, sidecar));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string pod_address(const Json& pod, const std::string& host_ip) {
+  const Json& host_network = at_path(pod, {"spec", "hostNetwork"});
+  if (host_network.is_boolean() && host_network.get<bool>()) return host_ip;
+  const std::uint32_t h = fnv1a32(string_at(pod, {"metadata", "uid"}));
+  return "10.244." + std::to_string((h >> 8) & 0xff) + "." + std::to_string(1 + (h & 0xff) % 254);
+}
+
+std::string qos_class(const Json& pod_spec) {
+  bool any = false;
+  bool guaranteed = true;
+  const Json& containers = at_path(pod_spec, {"containers"});
+  if (!containers.is_array()) return "BestEffort";
+  for (const auto& c : containers) {
+    const Json& requests = at_path(c, {"resources", "requests"});
+    const Json& limits = at_path(c, {"resources", "limits"});
+    if ((requests.is_object() && !requests.empty()) || (limits.is_object() && !limits.empty()))
+      any = true;
+    for (const char* r : {"cpu", "memory"}) {
+      const Json& limit = at_path(limits, {r});
+      const Json& request = at_path(requests, {r});
+      if (limit.is_null() || (!request.is_null() && request != limit)) guaranteed = false;
+    }
+  }
+  if (!any) return "BestEffort";
+  return guaranteed ? "Guaranteed" : "Burstable";
+}
+
+Json running_status(const Json& pod, const std::string& host_ip,
+                    std::chrono::system_clock::time_point now) {
+  const std::string t = kube::format_time(now);
+  Json out = pod;
+  Json& status = out["status"];
+  if (!status.is_object()) status = Json::object();
+  status["phase"] = "Running";
+  for (const char* type :
+       {"PodReadyToStartContainers", "Initialized", "Ready", "ContainersReady", "PodScheduled"}) {
+    set_condition(out, {type, "True", "", ""}, now, ConditionStyle::Pod);
+  }
+  const std::string ip = pod_address(pod, host_ip);
+  status["hostIP"] = host_ip;
+  status["hostIPs"] = Json::array({{{"ip", host_ip}}});
+  status["podIP"] = ip;
+  status["podIPs"] = Json::array({{{"ip", ip}}});
+  status["startTime"] = t;
+  status["qosClass"] = qos_class(at_path(pod, {"spec"}));
+  Json containers = Json::array();
+  const Json& specs = at_path(pod, {"spec", "containers"});
+  if (specs.is_array()) {
+    for (const auto& c : specs)
+      if (c.is_object())
+        containers.push_back(container_status(pod, c, {{"running", {{"startedAt", t}}}}, true));
+  }
+  status["containerStatuses"] = containers;
+  Json inits = init_statuses(pod, t);
+  if (!inits.empty()) status["initContainerStatuses"] = inits;
+  return status;
+}
+
+Json terminated_status(const Json& pod, int exit_code, std::chrono::system_clock::time_point now) {
+  const std::string t = kube::format_time(now);
+  Json out = pod;
+  Json& status = out["status"];
+  if (!status.is_object()) status = Json::object();
+  status["phase"] = exit_code == 0 ? "Succeeded" : "Failed";
+  for (const char* type : {"PodReadyToStartContainers", "Ready", "ContainersReady"}) {
+    const char* reason = std::string_view(type) == "PodReadyToStartContainers"
+                             ? ""
+                             : (exit_code == 0 ? "PodCompleted" : "PodFailed");
+    set_condition(out, {type, "False", reason, ""}, now, ConditionStyle::Pod);
+  }
+  const std::string started = status.value("startTime", t);
+  Json containers = Json::array();
+  const Json& specs = at_path(pod, {"spec", "containers"});
+  if (specs.is_array()) {
+    for (const auto& c : specs)
+      if (c.is_object())
+        containers.push_back(container_status(pod, c, terminated(exit_code, started, t), false));
+  }
+  status["containerStatuses"] = containers;
+  if (!status.contains("startTime")) status["startTime"] = t;
+  return status;
+}
+
+}  // namespace respool::sandbox::sim

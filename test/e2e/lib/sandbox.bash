@@ -1,0 +1,43 @@
+# Shared by the e2e scripts (sourced; not a test itself, so not *.sh): a work directory removed
+# on exit, processes killed on exit, `fail` that shows the logs, respool-sandbox started with its
+# KUBECONFIG exported, `k` for kubectl, and the respool API installed.
+# Expects $build and $src to be set by the script.
+if ! command -v kubectl >/dev/null; then
+  echo "kubectl not on PATH: skipped"
+  exit 0
+fi
+work=$(mktemp -d)
+pids=()
+cleanup() {
+  for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+fail() {
+  echo "FAIL: $*"
+  for f in "$work"/*.log; do echo "== $f"; tail -15 "$f"; done
+  exit 1
+}
+k() { kubectl --request-timeout=20s --cache-dir="$work/cache" "$@"; }
+
+# start_sandbox [respool-sandbox flags...]: serves, and exports the KUBECONFIG it wrote.
+start_sandbox() {
+  "$build/respool-sandbox" --state-dir "$work/sandbox" "$@" >"$work/sandbox.out" 2>"$work/sandbox.log" &
+  pids+=($!)
+  for _ in $(seq 100); do [ -s "$work/sandbox.out" ] && break; sleep 0.1; done
+  KUBECONFIG=$(head -1 "$work/sandbox.out")
+  export KUBECONFIG
+  [ -f "$KUBECONFIG" ] || fail "respool-sandbox wrote no kubeconfig"
+}
+
+# install_api: the CRDs of crds/ (established) and the operator's namespace.
+install_api() {
+  k apply -f "$src/crds/" >/dev/null
+  k wait --for condition=established --timeout=30s crd --all >/dev/null
+  k apply -f - >/dev/null <<'YAML'
+apiVersion: v1
+kind: Namespace
+metadata: {name: respool-system}
+YAML
+}

@@ -1,0 +1,148 @@
+#include <catch2/catch.hpp>
+
+#include "operator/kube/decode.hpp"
+
+using namespace respool::kube;
+
+namespace {
+
+const char* kNode = R"json({"kind":"Node","apiVersion":"v1","metadata":{"name":"gpu-1","uid":"u-1",
+ "resourceVersion":"42","creationTimestamp":"2026-01-01T00:00:00Z",
+ "labels":{"node.kubernetes.io/instance-type":"gpu-8x-a100","topology.kubernetes.io/zone":"az-1"},
+ "annotations":{"respool.io/container-engine-space":"50","other":"x"},
+ "managedFields":[{"manager":"kubelet","fieldsV1":{"f:status":{}}}]},
+ "spec":{"unschedulable":true,"taints":[{"key":"respool.io/pool","value":"gpu-a","effect":"NoSchedule"},
+   {"key":"node.kubernetes.io/not-ready","effect":"NoExecute"}]},
+ "status":{"capacity":{"cpu":"96","memory":"1Ti","nvidia.com/gpu":"8"},
+   "allocatable":{"cpu":"95500m","nvidia.com/gpu":"7"},
+   "conditions":[{"type":"MemoryPressure","status":"False"},{"type":"Ready","status":"True"}]}})json";
+
+const char* kPod = R"json({"metadata":{"name":"p","namespace":"ns","uid":"u","resourceVersion":"7",
+ "annotations":{"respool.io/driver-version":"535","kubectl.kubernetes.io/last-applied-configuration":"{}"},
+ "ownerReferences":[{"apiVersion":"apps/v1","kind":"DaemonSet","name":"ds","uid":"d","controller":true}],
+ "deletionTimestamp":null},
+ "spec":{"nodeName":"gpu-1","containers":[{"name":"a","resources":{"requests":{"cpu":"1","memory":"1Gi"}}},
+   {"name":"b","resources":{"requests":{"cpu":"500m"}}}],
+   "initContainers":[{"name":"i","resources":{"requests":{"cpu":"4"}}}]},
+ "status":{"phase":"Running","conditions":[{"type":"Ready","status":"True"}]}})json";
+
+}  // namespace
+
+TEST_CASE("a node decodes into its compact form", "[kube][decode]") {
+  auto node = decode_object<Node>(kNode, {});
+  REQUIRE(node);
+  CHECK(node->meta.name == "gpu-1");
+  CHECK(node->meta.key() == "gpu-1");
+  CHECK(node->meta.resource_version == "42");
+  CHECK(node->meta.labels.get("topology.kubernetes.io/zone") ==
+        std::optional<std::string_view>("az-1"));
+  CHECK(node->meta.annotations.size() == 2);
+  CHECK(node->unschedulable);
+  REQUIRE(node->taints.size() == 2);
+  CHECK(node->find_taint("respool.io/pool")->value == "gpu-a");
+  CHECK(node->find_taint("node.kubernetes.io/not-ready")->effect == "NoExecute");
+  CHECK(node->ready == ConditionStatus::True);
+  CHECK(node->capacity.get("nvidia.com/gpu").value() == 8);
+  CHECK(node->allocatable.get("nvidia.com/gpu").value() == 7);
+  CHECK(node->allocatable.get("cpu").milli() == 95500);
+  CHECK(node->capacity.get("memory").value() == 1024LL * 1024 * 1024 * 1024);
+
+  DecodeOptions only;
+  only.keep_annotations = {"respool.io/"};
+  auto trimmed = decode_object<Node>(kNode, only);
+  REQUIRE(trimmed);
+  CHECK(trimmed->meta.annotations.size() == 1);
+}
+
+TEST_CASE("a pod keeps requests, phase and listed annotations only", "[kube][decode]") {
+  auto pod = decode_object<Pod>(kPod, {});
+  REQUIRE(pod);
+  CHECK(pod->meta.key() == "ns/p");
+  CHECK(pod->meta.annotations.empty());
+  CHECK(pod->node_name == "gpu-1");
+  CHECK(pod->phase == "Running");
+  CHECK(pod->ready);
+  CHECK_FALSE(pod->terminal());
+  CHECK(pod->owned_by_daemonset());
+  CHECK_FALSE(pod->meta.deletion_timestamp);
+  // containers sum to 1.5 cpu; the init container's 4 is larger.
+  CHECK(pod->requests.get("cpu").milli() == 4000);
+  CHECK(pod->requests.get("memory").value() == 1024LL * 1024 * 1024);
+
+  DecodeOptions keep;
+  keep.keep_annotations = {"respool.io/driver-version"};
+  auto kept = decode_object<Pod>(kPod, keep);
+  REQUIRE(kept);
+  CHECK(kept->meta.annotations.get("respool.io/driver-version") ==
+        std::optional<std::string_view>("535"));
+  CHECK(kept->meta.annotations.size() == 1);
+}
+
+TEST_CASE("list pages and watch events decode", "[kube][decode]") {
+  std::string page =
+      std::string(R"json({"kind":"NodeList","items":[)json") + kNode + "," + kNode +
+      R"json(],"metadata":{"resourceVersion":"99","continue":"abc"},"apiVersion":"v1"})json";
+  std::vector<std::string> names;
+  std::function<void(Node &&)> on = [&](Node&& n) { names.push_back(n.meta.name); };
+  auto info = decode_list_page<Node>(page, {}, on);
+  REQUIRE(info);
+  CHECK(info->resource_version == "99");
+  CHECK(info->continue_token == "abc");
+  CHECK(names.size() == 2);
+
+  auto added =
+      decode_watch_event<Pod>(std::string(R"json({"type":"ADDED","object":)json") + kPod + "}", {});
+  REQUIRE(added);
+  CHECK(added->type == WatchEvent<Pod>::Type::Added);
+  CHECK(added->resource_version == "7");
+  CHECK(added->object->node_name == "gpu-1");
+
+  // Key order does not matter (our sandbox sorts keys).
+  auto deleted = decode_watch_event<Unstructured>(
+      std::string(R"json({"object":)json") + kPod + R"json(,"type":"DELETED"})json", {});
+  REQUIRE(deleted);
+  CHECK(deleted->type == WatchEvent<Unstructured>::Type::Deleted);
+  CHECK(deleted->object->object["spec"]["nodeName"] == "gpu-1");
+  CHECK(deleted->object->meta.name == "p");
+
+  auto bookmark = decode_watch_event<Node>(
+      R"json({"type":"BOOKMARK","object":{"kind":"Node","apiVersion":"v1","metadata":{"resourceVersion":"123","creationTimestamp":null,"annotations":{"k8s.io/initial-events-end":"true"}},"spec":{},"status":{}}})json",
+      {});
+  REQUIRE(bookmark);
+  CHECK(bookmark->type == WatchEvent<Node>::Type::Bookmark);
+  CHECK(bookmark->resource_version == "123");
+  CHECK(bookmark->initial_events_end);
+
+  auto expired = decode_watch_event<Node>(
+      R"json({"type":"ERROR","object":{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"too old resource version: 1 (5)","reason":"Expired","code":410
+}
+})json",
+      {});
+  REQUIRE(expired);
+  CHECK(expired->type == WatchEvent<Node>::Type::Error);
+  CHECK(expired->error->is(Error::Kind::Gone));
+  CHECK(expired->error->message == "too old resource version: 1 (5)");
+
+  CHECK_FALSE(
+      decode_watch_event<Node>(R"json({"type":"ADDED","object":{"metadata":{"name":5}}})json", {}));
+  CHECK_FALSE(decode_watch_event<Node>("not json", {}));
+  CHECK_FALSE(decode_watch_event<Node>(R"json({"type":"WHAT","object":{}})json", {}));
+}
+
+TEST_CASE("errors map from Status bodies", "[kube][error]") {
+  auto e = error_from_response(
+      409,
+      R"json({"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"x already exists","reason":"AlreadyExists","code":409})json");
+  CHECK(e.is(Error::Kind::AlreadyExists));
+  CHECK(e.message == "x already exists");
+  CHECK(error_from_response(409, R"json({"kind":"Status","reason":"Conflict"})json")
+            .is(Error::Kind::Conflict));
+  CHECK(error_from_response(404, "404 page not found\n").message == "404 page not found");
+  auto r = error_from_response(
+      429,
+      R"json({"kind":"Status","reason":"TooManyRequests","details":{"retryAfterSeconds":3}})json");
+  CHECK(r.is(Error::Kind::TooManyRequests));
+  CHECK(r.retry_after == std::chrono::seconds(3));
+  CHECK(error_from_response(504, "").is(Error::Kind::Timeout));
+  CHECK(error_from_response(503, "").is(Error::Kind::ServerError));
+}
