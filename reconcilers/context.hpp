@@ -12,6 +12,7 @@
 #include "operator/runtime/informer.hpp"
 #include "reconcilers/catalog_source.hpp"
 #include "reconcilers/domain_metrics.hpp"
+#include "reconcilers/node_view_cache.hpp"
 
 namespace respool::reconcilers {
 
@@ -35,6 +36,7 @@ struct Context {
   runtime::EventRecorder* events = nullptr;
   CatalogSource* catalog = nullptr;
   DomainMetrics* metrics = nullptr;
+  NodeViewCache* node_views = nullptr;  // policy views of the nodes cache
   Caches caches;
   std::string operator_namespace;
   kube::LabelSelector job_selector;

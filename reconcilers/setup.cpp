@@ -35,6 +35,7 @@ class OperatorImpl final : public Operator {
  public:
   std::unique_ptr<CatalogSource> catalog;
   std::unique_ptr<DomainMetrics> metrics;
+  NodeViewCache node_views;
   Context context;
   std::unique_ptr<NetworkReconciler> networks;
   std::unique_ptr<PoolReconciler> pools;
@@ -104,6 +105,7 @@ std::expected<std::unique_ptr<Operator>, std::string> setup(runtime::Manager& ma
   ctx.events = &manager.events();
   ctx.catalog = op->catalog.get();
   ctx.metrics = op->metrics.get();
+  ctx.node_views = &op->node_views;
   ctx.caches = {&networks, &pools, &nodes, &pods, &plugins};
   ctx.operator_namespace = options.operator_namespace;
   ctx.job_selector = std::move(*selector);
@@ -164,11 +166,20 @@ std::expected<std::unique_ptr<Operator>, std::string> setup(runtime::Manager& ma
                        return keys;
                      }));
 
-  // respool_free_nodes: recomputed on node changes by a one-key controller.
+  // respool_free_nodes: recomputed on node changes by a one-key controller, at most once per
+  // second: a gauge scraped every few seconds gains nothing from a recount per node event, and
+  // a pool being built changes thousands of nodes within seconds.
   runtime::ControllerOptions inventory_controller;
   inventory_controller.name = "inventory";
+  auto last_count = std::make_shared<std::optional<runtime::TimePoint>>();
   auto& inventory = manager.add_controller(
-      [&ctx](const std::string&) -> std::expected<runtime::ReconcileResult, std::string> {
+      [&ctx,
+       last_count](const std::string&) -> std::expected<runtime::ReconcileResult, std::string> {
+        constexpr auto kMinInterval = std::chrono::seconds(1);
+        const auto now = ctx.clock->now();
+        if (*last_count && now - **last_count < kMinInterval)
+          return runtime::ReconcileResult::after(kMinInterval - (now - **last_count));
+        *last_count = now;
         auto catalog = ctx.catalog->get();
         std::map<std::pair<std::string, std::string>, int> counts;
         for (const auto& flavor : catalog->flavors) {
@@ -176,7 +187,7 @@ std::expected<std::unique_ptr<Operator>, std::string> setup(runtime::Manager& ma
             // Every (flavor, zone) that has nodes gets a series, 0 when none of them is free.
             auto zone = n->meta.labels.get(catalog->zone_label).value_or("");
             int& count = counts[{flavor.name, std::string(zone)}];
-            if (policy::free_node(to_node_view(*n), *catalog)) ++count;
+            if (policy::free_node(*ctx.node_views->view(n), *catalog)) ++count;
           }
         }
         ctx.metrics->set_free_nodes(counts);

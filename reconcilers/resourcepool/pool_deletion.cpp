@@ -21,7 +21,7 @@ std::expected<runtime::ReconcileResult, std::string> PoolReconciler::reconcile_d
   Outcome outcome;
   std::vector<std::string> names;
   for (const auto& n : nodes)
-    names.push_back(n.view.name);
+    names.push_back(n.view->name);
   if (auto r = release(name, names, nodes, outcome); !r) return std::unexpected(r.error());
   auto plugins_gone = remove_plugins(name);
   if (!plugins_gone) return std::unexpected(plugins_gone.error());

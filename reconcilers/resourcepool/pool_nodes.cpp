@@ -33,42 +33,44 @@ std::expected<void, std::string> PoolReconciler::admit(const std::string& pool,
   for (auto& n : nodes) {
     if (n.pool_node.state.state != policy::NodeState::Creating) continue;
     const policy::Flavor* flavor = catalog.flavor(n.pool_node.flavor);
-    if (!policy::admission_complete(n.view, flavor)) continue;
-    kube::Json patch = policy::admission_done_patch(n.view);
+    if (!policy::admission_complete(*n.view, flavor)) continue;
+    kube::Json patch = policy::admission_done_patch(*n.view);
     if (patch.is_null()) continue;
     auto r =
-        ctx_.client->patch(kube::resources::nodes, "", n.view.name, kube::PatchType::Merge, patch);
+        ctx_.client->patch(kube::resources::nodes, "", n.view->name, kube::PatchType::Merge, patch);
     if (!r) {
       if (lost_race(r.error())) {
         out.busy = true;
         continue;
       }
-      return std::unexpected("ending admission of node " + n.view.name + ": " +
+      return std::unexpected("ending admission of node " + n.view->name + ": " +
                              r.error().describe());
     }
     // The node is Available now: take it out of the P6 window for this round's plan.
-    n.view.taints.erase(std::remove_if(n.view.taints.begin(), n.view.taints.end(),
-                                       [](const auto& t) {
-                                         return t.key ==
-                                                policy::isolation_taint_key(policy::kAdmissionCode);
-                                       }),
-                        n.view.taints.end());
-    n.pool_node = policy::pool_node(n.view, catalog, n.pool_node.running_jobs);
-    out.admitted.push_back(n.view.name);
-    runtime::log::info("resourcepool", "node admitted", {{"pool", pool}, {"node", n.view.name}});
+    auto admitted = std::make_shared<policy::NodeView>(*n.view);
+    std::erase_if(admitted->taints, [](const auto& t) {
+      return t.key == policy::isolation_taint_key(policy::kAdmissionCode);
+    });
+    n.view = admitted;
+    n.pool_node = policy::pool_node(*n.view, catalog, n.pool_node.running_jobs);
+    out.admitted.push_back(n.view->name);
+    runtime::log::info("resourcepool", "node admitted", {{"pool", pool}, {"node", n.view->name}});
   }
   return {};
 }
 
-std::expected<void, std::string> PoolReconciler::claim(
-    const std::string& pool, const policy::ResourcePoolSpec& spec, const policy::PoolPlan& plan,
-    const std::map<std::string, policy::NodeView>& free_views, Outcome& out) {
+std::expected<void, std::string> PoolReconciler::claim(const std::string& pool,
+                                                       const policy::ResourcePoolSpec& spec,
+                                                       const policy::PoolPlan& plan, Outcome& out) {
   const auto now = ctx_.clock->now();
   for (const auto& c : plan.claims) {
-    auto view = free_views.find(c.node);
-    if (view == free_views.end()) continue;
-    kube::Json patch =
-        policy::claim_patch(view->second, pool, spec.job_types, c.container_engine_space_gib);
+    auto node = ctx_.caches.nodes->store().get(c.node);
+    if (!node || node->meta.resource_version != c.resource_version) {
+      out.busy = true;  // changed since it was planned: the next round plans again
+      continue;
+    }
+    kube::Json patch = policy::claim_patch(*ctx_.node_views->view(node), pool, spec.job_types,
+                                           c.container_engine_space_gib);
     auto r = ctx_.client->patch(kube::resources::nodes, "", c.node, kube::PatchType::Merge, patch);
     if (!r) {
       // Another pool took it, or it changed since we saw it: the next round plans again.
@@ -93,12 +95,12 @@ std::expected<void, std::string> PoolReconciler::set_job_types(
     const policy::ResourcePoolSpec& spec, const std::vector<ObservedNode>& nodes) {
   for (const auto& n : nodes) {
     if (n.pool_node.state.state == policy::NodeState::Deleting) continue;
-    kube::Json patch = policy::job_types_patch(n.view, spec.job_types);
+    kube::Json patch = policy::job_types_patch(*n.view, spec.job_types);
     if (patch.is_null()) continue;
     auto r =
-        ctx_.client->patch(kube::resources::nodes, "", n.view.name, kube::PatchType::Merge, patch);
+        ctx_.client->patch(kube::resources::nodes, "", n.view->name, kube::PatchType::Merge, patch);
     if (!r && !lost_race(r.error())) {
-      return std::unexpected("setting job types on node " + n.view.name + ": " +
+      return std::unexpected("setting job types on node " + n.view->name + ": " +
                              r.error().describe());
     }
   }
@@ -112,9 +114,9 @@ std::expected<void, std::string> PoolReconciler::release(const std::string& pool
   const auto now = ctx_.clock->now();
   for (const auto& name : names) {
     auto it = std::find_if(nodes.begin(), nodes.end(),
-                           [&](const auto& n) { return n.view.name == name; });
+                           [&](const auto& n) { return n.view->name == name; });
     if (it == nodes.end()) continue;
-    const policy::NodeView& view = it->view;
+    const policy::NodeView& view = *it->view;
     out.busy = true;
     // 1. No new job lands on it (and the choice survives a restart).
     kube::Json mark = policy::releasing_patch(view);

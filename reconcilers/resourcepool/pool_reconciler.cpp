@@ -60,26 +60,22 @@ std::vector<ObservedNode> PoolReconciler::observe_nodes(const std::string& pool,
   for (const auto& node : ctx_.caches.nodes->store().by_index(kByPool, pool)) {
     ObservedNode o;
     o.node = node;
-    o.view = to_node_view(*node);
-    o.pool_node = policy::pool_node(o.view, catalog, running_jobs(node->meta.name));
+    o.view = ctx_.node_views->view(node);
+    o.pool_node = policy::pool_node(*o.view, catalog, running_jobs(node->meta.name));
     out.push_back(std::move(o));
   }
   std::sort(out.begin(), out.end(),
-            [](const auto& a, const auto& b) { return a.view.name < b.view.name; });
+            [](const auto& a, const auto& b) { return a.view->name < b.view->name; });
   return out;
 }
 
-std::vector<policy::FreeNode> PoolReconciler::free_nodes(
-    const policy::Catalog& catalog, std::map<std::string, policy::NodeView>& views) {
+std::vector<policy::FreeNode> PoolReconciler::free_nodes(const policy::Catalog& catalog) {
   std::vector<policy::FreeNode> out;
   for (const auto& flavor : catalog.flavors) {
     for (const auto& node : ctx_.caches.nodes->store().by_index(kByFlavor, flavor.label_value)) {
       if (node->meta.labels.contains(policy::kPoolLabel)) continue;
-      auto view = to_node_view(*node);
-      if (auto free = policy::free_node(view, catalog)) {
+      if (auto free = policy::free_node(*ctx_.node_views->view(node), catalog))
         out.push_back(*free);
-        views.emplace(view.name, std::move(view));
-      }
     }
   }
   std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
@@ -170,8 +166,7 @@ std::expected<runtime::ReconcileResult, std::string> PoolReconciler::reconcile(
   if (invalid.empty() && !network) {
     // Nodes whose admission ended leave the P6 window before the next claims are planned.
     note(admit(name, nodes, *catalog, outcome));
-    std::map<std::string, policy::NodeView> free_views;
-    auto free = free_nodes(*catalog, free_views);
+    auto free = free_nodes(*catalog);
     std::vector<policy::PoolNode> pool_nodes;
     for (const auto& n : nodes)
       pool_nodes.push_back(n.pool_node);
@@ -183,7 +178,7 @@ std::expected<runtime::ReconcileResult, std::string> PoolReconciler::reconcile(
     if (waiting) {
       outcome.busy = true;
     } else {
-      note(claim(name, *spec, *plan, free_views, outcome));
+      note(claim(name, *spec, *plan, outcome));
       if (!plan->releases.empty()) note(release(name, plan->releases, nodes, outcome));
     }
     // Job-type labels follow the spec on a Running pool (P12), and from the start on a new one.

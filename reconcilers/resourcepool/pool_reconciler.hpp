@@ -11,6 +11,7 @@
 
 #include "operator/runtime/controller.hpp"
 #include "reconcilers/context.hpp"
+#include "reconcilers/node_view_cache.hpp"
 #include "reconcilers/policy/pool_plan.hpp"
 #include "reconcilers/policy/pool_status.hpp"
 #include "reconcilers/resourcepool/expectations.hpp"
@@ -21,7 +22,7 @@ namespace respool::reconcilers {
 // A pool node as observed: the cache object, its policy view and its pool state.
 struct ObservedNode {
   std::shared_ptr<const kube::Node> node;
-  policy::NodeView view;
+  NodeViewCache::ViewPtr view;
   policy::PoolNode pool_node;
 };
 
@@ -38,8 +39,7 @@ class PoolReconciler {
   };
 
   std::vector<ObservedNode> observe_nodes(const std::string& pool, const policy::Catalog& catalog);
-  std::vector<policy::FreeNode> free_nodes(const policy::Catalog& catalog,
-                                           std::map<std::string, policy::NodeView>& views);
+  std::vector<policy::FreeNode> free_nodes(const policy::Catalog& catalog);
   int running_jobs(const std::string& node) const;
 
   // Actions; each returns an error only for failures worth a retry with backoff.
@@ -47,9 +47,7 @@ class PoolReconciler {
                                          const policy::Catalog& catalog, Outcome& out);
   std::expected<void, std::string> claim(const std::string& pool,
                                          const policy::ResourcePoolSpec& spec,
-                                         const policy::PoolPlan& plan,
-                                         const std::map<std::string, policy::NodeView>& free_views,
-                                         Outcome& out);
+                                         const policy::PoolPlan& plan, Outcome& out);
   std::expected<void, std::string> set_job_types(const policy::ResourcePoolSpec& spec,
                                                  const std::vector<ObservedNode>& nodes);
   // Drains and releases `names` (scale-in or deletion).

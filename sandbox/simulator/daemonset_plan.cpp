@@ -173,10 +173,17 @@ DaemonSetPlan plan_daemonset(const Json& ds, const std::vector<const Json*>& nod
   for (auto& [node, list] : by_node)
     sort_oldest_first(list);
 
-  std::vector<const Json*> sorted_nodes = nodes;
-  std::sort(sorted_nodes.begin(), sorted_nodes.end(), [](const Json* a, const Json* b) {
-    return string_at(*a, {"metadata", "name"}) < string_at(*b, {"metadata", "name"});
-  });
+  // Sorted by name, each name read once (a lookup per comparison dominated large clusters).
+  std::vector<std::pair<std::string_view, const Json*>> named;
+  named.reserve(nodes.size());
+  for (const Json* node : nodes)
+    named.emplace_back(string_view_at(*node, {"metadata", "name"}), node);
+  std::sort(named.begin(), named.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<const Json*> sorted_nodes;
+  sorted_nodes.reserve(named.size());
+  for (const auto& [name, node] : named)
+    sorted_nodes.push_back(node);
 
   std::vector<std::string> remove;
   std::vector<std::string> wanted;  // nodes that should run a pod

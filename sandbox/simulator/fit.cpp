@@ -94,6 +94,11 @@ std::string string_at(const Json& object, std::initializer_list<std::string_view
   return v.is_string() ? v.get<std::string>() : std::string();
 }
 
+std::string_view string_view_at(const Json& object, std::initializer_list<std::string_view> path) {
+  const Json& v = at_path(object, path);
+  return v.is_string() ? std::string_view(v.get_ref<const std::string&>()) : std::string_view();
+}
+
 bool pod_terminal(const Json& pod) {
   const std::string phase = string_at(pod, {"status", "phase"});
   return phase == "Succeeded" || phase == "Failed";

@@ -59,6 +59,8 @@ const Json* find_condition(const Json& object, std::string_view type);
 
 // Small readers that tolerate absent or mistyped fields.
 std::string string_at(const Json& object, std::initializer_list<std::string_view> path);
+// The same without a copy: a view into `object`, valid while it lives.
+std::string_view string_view_at(const Json& object, std::initializer_list<std::string_view> path);
 // A pod whose phase is Succeeded or Failed: its containers ended for good.
 bool pod_terminal(const Json& pod);
 const Json& at_path(const Json& object, std::initializer_list<std::string_view> path);
