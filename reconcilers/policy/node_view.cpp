@@ -8,8 +8,8 @@ namespace {
 
 using nlohmann::json;
 
-std::map<std::string, std::string> string_map(const json& object, const char* key) {
-  std::map<std::string, std::string> out;
+std::map<std::string, std::string, std::less<>> string_map(const json& object, const char* key) {
+  std::map<std::string, std::string, std::less<>> out;
   auto it = object.find(key);
   if (it == object.end() || !it->is_object()) return out;
   for (const auto& [k, v] : it->items()) {
@@ -28,7 +28,7 @@ const json& child(const json& object, const char* key) {
 }  // namespace
 
 const std::string* NodeView::label(std::string_view key) const {
-  auto it = labels.find(std::string(key));
+  auto it = labels.find(key);
   return it == labels.end() ? nullptr : &it->second;
 }
 
@@ -40,7 +40,7 @@ bool NodeView::has_taint(std::string_view key) const {
 }
 
 std::int64_t NodeView::allocatable_of(std::string_view resource) const {
-  auto it = allocatable.find(std::string(resource));
+  auto it = allocatable.find(resource);
   return it == allocatable.end() ? 0 : it->second;
 }
 

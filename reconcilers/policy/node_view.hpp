@@ -25,13 +25,13 @@ struct Taint {
 struct NodeView {
   std::string name;
   std::string resource_version;
-  std::map<std::string, std::string> labels;
-  std::map<std::string, std::string> annotations;
+  std::map<std::string, std::string, std::less<>> labels;
+  std::map<std::string, std::string, std::less<>> annotations;
   std::vector<Taint> taints;
   // The Ready condition: true, false, or nullopt when Unknown or not reported yet.
   std::optional<bool> ready;
   // status.allocatable in whole units (accelerators are whole devices).
-  std::map<std::string, std::int64_t> allocatable;
+  std::map<std::string, std::int64_t, std::less<>> allocatable;
   bool unschedulable = false;
   bool deleting = false;  // metadata.deletionTimestamp is set
 

@@ -78,8 +78,7 @@ std::vector<policy::FreeNode> PoolReconciler::free_nodes(const policy::Catalog& 
         out.push_back(*free);
     }
   }
-  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
-  return out;
+  return out;  // plan_pool orders them
 }
 
 std::expected<bool, std::string> PoolReconciler::write_status(const kube::Unstructured& pool,
