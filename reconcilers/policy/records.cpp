@@ -80,6 +80,20 @@ const Record* running_record(const std::vector<Record>& records, Operation opera
   return nullptr;
 }
 
+std::vector<std::string> unrecorded_claims(const std::vector<Record>& records, Operation operation,
+                                           std::span<const std::string> admitting) {
+  const Record* running = running_record(records, operation);
+  std::vector<std::string> out;
+  for (const auto& node : admitting) {
+    if (!running ||
+        std::find(running->nodes.begin(), running->nodes.end(), node) == running->nodes.end()) {
+      out.push_back(node);
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 std::vector<Record> prune_records(std::vector<Record> records, TimePoint now) {
   std::stable_sort(records.begin(), records.end(),
                    [](const Record& a, const Record& b) { return a.start > b.start; });

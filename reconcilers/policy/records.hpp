@@ -54,6 +54,12 @@ bool end_record(std::vector<Record>& records, Operation operation, RecordPhase o
 // The running record of `operation`, or nullptr.
 const Record* running_record(const std::vector<Record>& records, Operation operation);
 
+// Nodes of `admitting` (pool nodes still under admission) that the running record of
+// `operation` does not list: claims whose status write never happened, because the operator
+// that made them stopped first (killed, or deposed as leader). Sorted.
+std::vector<std::string> unrecorded_claims(const std::vector<Record>& records, Operation operation,
+                                           std::span<const std::string> admitting);
+
 // P9 retention: newest first (by start), finished records past their retention dropped, failed
 // records bounded to 500 and others to 100. Running records always stay.
 std::vector<Record> prune_records(std::vector<Record> records, TimePoint now);

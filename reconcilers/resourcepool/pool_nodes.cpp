@@ -91,6 +91,32 @@ std::expected<void, std::string> PoolReconciler::claim(const std::string& pool,
   return {};
 }
 
+// A claim is audited right after its write, and recorded by the status write that follows. An
+// operator killed (or deposed) in between leaves a node in admission that no record names, and
+// maybe no audit line: the next run audits and records it, on its first look at the pool. At least
+// once, then: a run stopped after its audit line and before the status write leaves that node two
+// lines, the second saying it was audited on recovery.
+void PoolReconciler::recover_claims(const std::string& pool, const std::vector<ObservedNode>& nodes,
+                                    const std::vector<policy::Record>& records,
+                                    policy::Operation operation, Outcome& out) {
+  if (!unrecorded_.first_look(pool)) return;
+  const auto known = unrecorded_.claimed(pool);  // this run's, audited already
+  std::vector<std::string> admitting;
+  for (const auto& n : nodes) {
+    if (n.pool_node.state.state == policy::NodeState::Creating && !known.contains(n.view->name))
+      admitting.push_back(n.view->name);
+  }
+  const auto now = ctx_.clock->now();
+  for (const auto& node : policy::unrecorded_claims(records, operation, admitting)) {
+    audit_node(policy::AuditOperation::addClusterNode, pool, node, now,
+               "claimed by an earlier run of the operator that stopped before recording it; "
+               "audited on recovery");
+    out.claimed.push_back(node);
+    runtime::log::info("resourcepool", "recovered an unrecorded claim",
+                       {{"pool", pool}, {"node", node}});
+  }
+}
+
 std::expected<void, std::string> PoolReconciler::set_job_types(
     const policy::ResourcePoolSpec& spec, const std::vector<ObservedNode>& nodes) {
   for (const auto& n : nodes) {

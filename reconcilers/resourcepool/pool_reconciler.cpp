@@ -102,7 +102,7 @@ std::expected<runtime::ReconcileResult, std::string> PoolReconciler::reconcile(
   if (!object) {
     ctx_.metrics->forget_pool(name);
     expectations_.forget(name);
-    unrecorded_.recorded(name);
+    unrecorded_.forget(name);
     return runtime::ReconcileResult::done();
   }
   const kube::Unstructured& pool = *object;
@@ -163,6 +163,10 @@ std::expected<runtime::ReconcileResult, std::string> PoolReconciler::reconcile(
   std::optional<policy::PoolPlan> plan;
   std::vector<policy::PluginStatus> plugins;
   if (invalid.empty() && !network) {
+    recover_claims(name, nodes, records,
+                   policy::pool_created(previous_phase) ? policy::Operation::Resize
+                                                        : policy::Operation::Create,
+                   outcome);
     // Nodes whose admission ended leave the P6 window before the next claims are planned.
     note(admit(name, nodes, *catalog, outcome));
     auto free = free_nodes(*catalog);

@@ -14,6 +14,7 @@
 #include "reconcilers/node_view_cache.hpp"
 #include "reconcilers/policy/pool_plan.hpp"
 #include "reconcilers/policy/pool_status.hpp"
+#include "reconcilers/policy/records.hpp"
 #include "reconcilers/resourcepool/expectations.hpp"
 #include "reconcilers/resourcepool/unrecorded.hpp"
 
@@ -48,6 +49,10 @@ class PoolReconciler {
   std::expected<void, std::string> claim(const std::string& pool,
                                          const policy::ResourcePoolSpec& spec,
                                          const policy::PoolPlan& plan, Outcome& out);
+  // Audits and records the claims an earlier run made but did not live to record.
+  void recover_claims(const std::string& pool, const std::vector<ObservedNode>& nodes,
+                      const std::vector<policy::Record>& records, policy::Operation operation,
+                      Outcome& out);
   std::expected<void, std::string> set_job_types(const policy::ResourcePoolSpec& spec,
                                                  const std::vector<ObservedNode>& nodes);
   // Drains and releases `names` (scale-in or deletion).

@@ -30,10 +30,29 @@ class UnrecordedNodes {
     if (entry.claimed.empty() && entry.released.empty()) pools_.erase(pool);
     return out;
   }
-  // A status carrying them was written (or the pool is gone).
+  // True once per pool and process: the first look at a pool is the only moment claims of an
+  // earlier run can be found unrecorded. Later, the cache's copy of the pool may lag behind a
+  // status this run wrote, and this run's own recorded claims would look unrecorded.
+  bool first_look(const std::string& pool) {
+    std::lock_guard lock(mu_);
+    return looked_.insert(pool).second;
+  }
+  // Claims made by this process that no written status records yet.
+  std::set<std::string> claimed(const std::string& pool) {
+    std::lock_guard lock(mu_);
+    auto it = pools_.find(pool);
+    return it == pools_.end() ? std::set<std::string>{} : it->second.claimed;
+  }
+  // A status carrying them was written.
   void recorded(const std::string& pool) {
     std::lock_guard lock(mu_);
     pools_.erase(pool);
+  }
+  // The pool is gone.
+  void forget(const std::string& pool) {
+    std::lock_guard lock(mu_);
+    pools_.erase(pool);
+    looked_.erase(pool);
   }
 
  private:
@@ -42,6 +61,7 @@ class UnrecordedNodes {
   };
   std::mutex mu_;
   std::map<std::string, Entry> pools_;
+  std::set<std::string> looked_;
 };
 
 }  // namespace respool::reconcilers

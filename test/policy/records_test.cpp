@@ -95,3 +95,25 @@ TEST_CASE("records round-trip through status JSON", "[policy][records][rule:P9]"
   CHECK(records_from_json(out).size() == 2);
   CHECK(parse_operation("SetJobTypes") == Operation::SetJobTypes);
 }
+
+TEST_CASE("claims an operator did not live to record are found for audit and record",
+          "[policy][records][rule:P9][rule:A1]") {
+  const std::vector<std::string> admitting{"n-3", "n-1", "n-2"};
+  std::vector<Record> records;
+  // Killed before its first status write: no record yet, every claim is unrecorded.
+  CHECK(unrecorded_claims(records, Operation::Create, admitting) ==
+        std::vector<std::string>{"n-1", "n-2", "n-3"});
+  begin_record(records, Operation::Create, kT0, "creating");
+  note_nodes(records, Operation::Create, std::vector<std::string>{"n-1", "n-2"});
+  CHECK(unrecorded_claims(records, Operation::Create, admitting) ==
+        std::vector<std::string>{"n-3"});
+  CHECK(unrecorded_claims(records, Operation::Create, std::vector<std::string>{"n-2"}).empty());
+  // Only the running record of the operation counts: a node an ended record names (claimed,
+  // released, claimed again by a resize) is a new claim.
+  end_record(records, Operation::Create, RecordPhase::Succeeded, kT0 + hours{1}, "");
+  CHECK(unrecorded_claims(records, Operation::Resize, std::vector<std::string>{"n-1"}) ==
+        std::vector<std::string>{"n-1"});
+  begin_record(records, Operation::Resize, kT0 + hours{2}, "resizing");
+  note_nodes(records, Operation::Resize, std::vector<std::string>{"n-1"});
+  CHECK(unrecorded_claims(records, Operation::Resize, std::vector<std::string>{"n-1"}).empty());
+}
