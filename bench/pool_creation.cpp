@@ -9,7 +9,10 @@
 //   writes, the pool's name included: the cluster reacts to them the same way (the pool's
 //   plug-in DaemonSet starts a pod on every node that joins it), so both pay for that reaction.
 //
-//   build/bench/bench_pool_creation [POOL_NODES [FREE_NODES [ROUNDS]]] 2>/dev/null
+//   build/bench/bench_pool_creation [POOL_NODES [FREE_NODES [ROUNDS [no-plugins]]]] 2>/dev/null
+//
+// no-plugins runs the operator with config/catalog.yaml minus its plug-ins: no DaemonSet pod
+// follows a claim, which measures the operator without the cluster's reaction to its writes.
 //
 // Each round starts a new sandbox; the figures are per round, then the medians (ratios are
 // medians of the per-round ratios).
@@ -21,6 +24,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -76,7 +80,7 @@ double median(std::vector<double> v) {
   return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
 }
 
-Round run_round(int pool_nodes, int free_nodes) {
+Round run_round(int pool_nodes, int free_nodes, const std::string& catalog) {
   const std::string nodes_yaml =
       "nodes:\n- {flavor: cpu-64c, zone: az-1, count: " + std::to_string(free_nodes) +
       ", namePrefix: cpu, capacity: {cpu: \"64\", memory: 256Gi, pods: \"110\"}}\n";
@@ -111,7 +115,7 @@ Round run_round(int pool_nodes, int free_nodes) {
   auto manager = runtime::Manager::create(mo);
   if (!manager) die(manager.error().describe());
   reconcilers::Options ro;
-  ro.catalog_file = source("config/catalog.yaml");
+  ro.catalog_file = catalog;
   ro.operator_namespace = "respool-system";
   auto op = reconcilers::setup(**manager, ro);
   if (!op) die(op.error());
@@ -212,15 +216,25 @@ int main(int argc, char** argv) {
   const int pool_nodes = argc > 1 ? std::atoi(argv[1]) : 1000;
   const int free_nodes = argc > 2 ? std::atoi(argv[2]) : 5000;
   const int rounds = argc > 3 ? std::atoi(argv[3]) : 3;
+  std::string catalog = source("config/catalog.yaml");
+  if (argc > 4) {
+    if (std::string(argv[4]) != "no-plugins") die("the 4th argument can only be no-plugins");
+    auto json = kube::yaml_file_to_json(catalog);
+    if (!json) die(json.error());
+    json->erase("plugins");
+    catalog = "/tmp/bench_pool_creation_catalog.json";  // JSON is YAML
+    std::ofstream(catalog) << json->dump(2);
+  }
   if (pool_nodes < 1 || free_nodes < 2 * pool_nodes) die("need FREE_NODES >= 2 x POOL_NODES");
   if (rounds < 1) die("need ROUNDS >= 1");
   runtime::log::configure(runtime::log::Format::Json, runtime::log::Level::Error);
   runtime::log::open_audit("/dev/null");
-  std::printf("pool creation: %d nodes claimed from %d free, %d rounds, %u hardware threads\n",
-              pool_nodes, free_nodes, rounds, std::thread::hardware_concurrency());
+  std::printf(
+      "pool creation: %d nodes claimed from %d free, %d rounds, %u hardware threads, catalog %s\n",
+      pool_nodes, free_nodes, rounds, std::thread::hardware_concurrency(), catalog.c_str());
   std::vector<double> times, loops, write_ratios, time_ratios;
   for (int i = 0; i < rounds; ++i) {
-    Round r = run_round(pool_nodes, free_nodes);
+    Round r = run_round(pool_nodes, free_nodes, catalog);
     times.push_back(r.operator_s);
     loops.push_back(r.loop_s);
     write_ratios.push_back(double(r.writes) / double(r.minimal));
