@@ -18,7 +18,7 @@ std::expected<std::string, std::string> read_text(const std::filesystem::path& p
 }
 }  // namespace
 
-CatalogSource::CatalogSource(std::filesystem::path path, runtime::Clock& clock)
+CatalogSource::CatalogSource(Key, std::filesystem::path path, runtime::Clock& clock)
     : path_(std::move(path)), clock_(clock) {}
 
 CatalogSource::~CatalogSource() {
@@ -27,7 +27,7 @@ CatalogSource::~CatalogSource() {
 
 std::expected<std::unique_ptr<CatalogSource>, std::string> CatalogSource::open(
     std::filesystem::path path, runtime::Clock& clock) {
-  std::unique_ptr<CatalogSource> source(new CatalogSource(std::move(path), clock));
+  auto source = std::make_unique<CatalogSource>(Key{}, std::move(path), clock);
   auto text = read_text(source->path_);
   if (!text) return std::unexpected(text.error());
   auto json = kube::yaml_to_json(*text);

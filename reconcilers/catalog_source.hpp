@@ -18,7 +18,14 @@
 namespace respool::reconcilers {
 
 class CatalogSource {
+  // Made only by the static factory: the constructor is public for std::make_unique, and only
+  // this class can make the Key it takes.
+  struct Key {
+    explicit Key() = default;
+  };
+
  public:
+  CatalogSource(Key, std::filesystem::path path, runtime::Clock& clock);
   // Reads the file now; fails with a message naming the file and the field.
   static std::expected<std::unique_ptr<CatalogSource>, std::string> open(std::filesystem::path path,
                                                                          runtime::Clock& clock);
@@ -36,7 +43,6 @@ class CatalogSource {
   void set_validator(std::function<std::optional<std::string>(const policy::Catalog&)> validator);
 
  private:
-  CatalogSource(std::filesystem::path path, runtime::Clock& clock);
   std::expected<std::shared_ptr<const policy::Catalog>, std::string> read() const;
 
   std::filesystem::path path_;

@@ -3,7 +3,7 @@
 namespace respool::sandbox {
 
 std::expected<std::unique_ptr<Sandbox>, std::string> Sandbox::start(SandboxOptions options) {
-  std::unique_ptr<Sandbox> sandbox(new Sandbox());
+  auto sandbox = std::make_unique<Sandbox>(Key{});
   sandbox->clock_ = options.clock ? options.clock : &runtime::real_clock();
   options.api.clock = sandbox->clock_;
   auto api = ApiServer::start(std::move(options.api));

@@ -27,7 +27,14 @@ struct SandboxOptions {
 };
 
 class Sandbox {
+  // Made only by the static factory: the constructor is public for std::make_unique, and only
+  // this class can make the Key it takes.
+  struct Key {
+    explicit Key() = default;
+  };
+
  public:
+  explicit Sandbox(Key) {}
   static std::expected<std::unique_ptr<Sandbox>, std::string> start(SandboxOptions options = {});
   ~Sandbox();
   Sandbox(const Sandbox&) = delete;
@@ -42,7 +49,6 @@ class Sandbox {
   void stop();
 
  private:
-  Sandbox() = default;
   runtime::Clock* clock_ = nullptr;
   std::unique_ptr<ApiServer> api_;
   std::unique_ptr<Simulator> simulator_;

@@ -184,10 +184,10 @@ std::expected<std::unique_ptr<Server>, std::string> Server::start(ServerOptions 
   impl->accept_next();
   Impl* raw = impl.get();
   impl->accept_thread = std::thread([raw] { raw->accept_context.run(); });
-  return std::unique_ptr<Server>(new Server(std::move(impl)));
+  return std::make_unique<Server>(Key{}, std::move(impl));
 }
 
-Server::Server(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Server::Server(Key, std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
 Server::~Server() {
   stop();

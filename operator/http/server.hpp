@@ -70,7 +70,15 @@ struct ServerOptions {
 };
 
 class Server {
+  // Made only by the static factory: the constructor is public for std::make_unique, and only
+  // this class can make the Key it takes.
+  struct Key {
+    explicit Key() = default;
+  };
+  struct Impl;
+
  public:
+  Server(Key, std::unique_ptr<Impl> impl);
   // Binds and starts accepting. Fails with a message naming the address when bind fails.
   static std::expected<std::unique_ptr<Server>, std::string> start(ServerOptions options,
                                                                    Handler handler);
@@ -85,8 +93,6 @@ class Server {
   void stop();
 
  private:
-  struct Impl;
-  explicit Server(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };
 

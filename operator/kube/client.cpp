@@ -236,7 +236,7 @@ struct Client::Impl {
   }
 };
 
-Client::Client(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Client::Client(Key, std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Client::~Client() = default;
 
 Result<std::unique_ptr<Client>> Client::create(ClusterConfig config, ClientOptions options) {
@@ -251,7 +251,7 @@ Result<std::unique_ptr<Client>> Client::create(ClusterConfig config, ClientOptio
   http_options.endpoint = *url;
   http_options.tls = impl->config.tls;
   impl->http = std::make_unique<http::Client>(std::move(http_options));
-  return std::unique_ptr<Client>(new Client(std::move(impl)));
+  return std::make_unique<Client>(Key{}, std::move(impl));
 }
 
 const ClusterConfig& Client::config() const {
@@ -423,7 +423,7 @@ Result<std::unique_ptr<WatchStream>> Client::watch(const Resource& r, std::strin
     }
     const int code = (*stream)->status();
     impl_->observe("WATCH", code, start);
-    if (code == 200) return std::unique_ptr<WatchStream>(new HttpWatchStream(std::move(*stream)));
+    if (code == 200) return std::make_unique<HttpWatchStream>(std::move(*stream));
     auto body = (*stream)->read_all(impl_->options.request_timeout);
     auto after = retry_after_header((*stream)->headers());
     if (code == 429 && attempt < impl_->options.max_retries) {

@@ -75,7 +75,15 @@ class WatchStream {
 };
 
 class Client {
+  // Made only by the static factory: the constructor is public for std::make_unique, and only
+  // this class can make the Key it takes.
+  struct Key {
+    explicit Key() = default;
+  };
+  struct Impl;
+
  public:
+  Client(Key, std::unique_ptr<Impl> impl);
   static Result<std::unique_ptr<Client>> create(ClusterConfig config, ClientOptions options = {});
   ~Client();
   Client(const Client&) = delete;
@@ -114,8 +122,6 @@ class Client {
   const ClusterConfig& config() const;
 
  private:
-  struct Impl;
-  explicit Client(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };
 

@@ -20,7 +20,7 @@ std::string default_identity() {
 }
 
 kube::Result<std::unique_ptr<Manager>> Manager::create(ManagerOptions options) {
-  std::unique_ptr<Manager> m(new Manager());
+  auto m = std::make_unique<Manager>(Key{});
   if (options.clock) {
     m->clock_ = options.clock;
   } else {

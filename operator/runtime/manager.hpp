@@ -39,7 +39,14 @@ struct ManagerOptions {
 };
 
 class Manager {
+  // Made only by the static factory: the constructor is public for std::make_unique, and only
+  // this class can make the Key it takes.
+  struct Key {
+    explicit Key() = default;
+  };
+
  public:
+  explicit Manager(Key) {}
   static kube::Result<std::unique_ptr<Manager>> create(ManagerOptions options);
   ~Manager();
 
@@ -73,7 +80,6 @@ class Manager {
   bool is_leader() const;
 
  private:
-  Manager() = default;
   void start_controllers();
 
   std::unique_ptr<RealClock> own_clock_;

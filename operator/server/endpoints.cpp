@@ -83,7 +83,7 @@ void Endpoints::handle(const http::ServerRequest& request, http::Responder& resp
 
 std::expected<std::unique_ptr<Endpoints>, std::string> Endpoints::start(
     EndpointsOptions options, runtime::Registry& registry) {
-  std::unique_ptr<Endpoints> e(new Endpoints());
+  auto e = std::make_unique<Endpoints>(Key{});
   e->options_ = std::move(options);
   e->registry_ = &registry;
   auto metrics = parse_bind_address(e->options_.metrics_bind_address);

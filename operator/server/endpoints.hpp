@@ -36,7 +36,14 @@ struct BindAddress {
 std::expected<BindAddress, std::string> parse_bind_address(const std::string& text);
 
 class Endpoints {
+  // Made only by the static factory: the constructor is public for std::make_unique, and only
+  // this class can make the Key it takes.
+  struct Key {
+    explicit Key() = default;
+  };
+
  public:
+  explicit Endpoints(Key) {}
   static std::expected<std::unique_ptr<Endpoints>, std::string> start(EndpointsOptions options,
                                                                       runtime::Registry& registry);
   ~Endpoints();
@@ -46,7 +53,6 @@ class Endpoints {
   void stop();
 
  private:
-  Endpoints() = default;
   void handle(const http::ServerRequest& request, http::Responder& responder, bool metrics,
               bool health);
 

@@ -61,7 +61,7 @@ std::expected<std::filesystem::path, std::string> make_temp_dir() {
 
 }  // namespace
 
-ApiServer::ApiServer(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+ApiServer::ApiServer(Key, std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
 ApiServer::~ApiServer() {
   stop();
@@ -130,7 +130,7 @@ std::expected<std::unique_ptr<ApiServer>, std::string> ApiServer::start(ApiServe
   }
   Impl* raw = impl.get();
   impl->housekeeper = std::thread([raw] { raw->housekeep(); });
-  return std::unique_ptr<ApiServer>(new ApiServer(std::move(impl)));
+  return std::make_unique<ApiServer>(Key{}, std::move(impl));
 }
 
 std::string ApiServer::url() const {

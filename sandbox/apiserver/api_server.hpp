@@ -30,7 +30,15 @@ struct ApiServerOptions {
 };
 
 class ApiServer {
+  // Made only by the static factory: the constructor is public for std::make_unique, and only
+  // this class can make the Key it takes.
+  struct Key {
+    explicit Key() = default;
+  };
+  struct Impl;
+
  public:
+  ApiServer(Key, std::unique_ptr<Impl> impl);
   static std::expected<std::unique_ptr<ApiServer>, std::string> start(ApiServerOptions options);
   ~ApiServer();
   ApiServer(const ApiServer&) = delete;
@@ -53,8 +61,6 @@ class ApiServer {
   void stop();
 
  private:
-  struct Impl;
-  explicit ApiServer(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };
 

@@ -88,7 +88,7 @@ std::unique_ptr<sim::ObjectInformer> make_informer(kube::Client& client, runtime
 
 }  // namespace
 
-Simulator::Simulator(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Simulator::Simulator(Key, std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
 Simulator::~Simulator() {
   stop();
@@ -123,7 +123,7 @@ std::expected<std::unique_ptr<Simulator>, std::string> Simulator::start(kube::Cl
   impl->job_controller = std::make_unique<sim::JobController>(cluster);
   impl->driver_agent = std::make_unique<sim::DriverAgent>(cluster);
 
-  std::unique_ptr<Simulator> simulator(new Simulator(std::move(impl)));
+  auto simulator = std::make_unique<Simulator>(Key{}, std::move(impl));
   Impl& s = *simulator->impl_;
   for (auto* informer : s.informers())
     informer->start();

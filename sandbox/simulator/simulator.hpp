@@ -37,7 +37,15 @@ struct SimulatorOptions {
 };
 
 class Simulator {
+  // Made only by the static factory: the constructor is public for std::make_unique, and only
+  // this class can make the Key it takes.
+  struct Key {
+    explicit Key() = default;
+  };
+  struct Impl;
+
  public:
+  Simulator(Key, std::unique_ptr<Impl> impl);
   static std::expected<std::unique_ptr<Simulator>, std::string> start(kube::ClusterConfig config,
                                                                       SimulatorOptions options);
   ~Simulator();
@@ -66,8 +74,6 @@ class Simulator {
   void stop();
 
  private:
-  struct Impl;
-  explicit Simulator(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };
 
