@@ -12,6 +12,7 @@
 #include "operator/runtime/informer.hpp"
 #include "reconcilers/catalog_source.hpp"
 #include "reconcilers/domain_metrics.hpp"
+#include "reconcilers/free_node_index.hpp"
 #include "reconcilers/node_view_cache.hpp"
 
 namespace respool::reconcilers {
@@ -37,6 +38,7 @@ struct Context {
   CatalogSource* catalog = nullptr;
   DomainMetrics* metrics = nullptr;
   NodeViewCache* node_views = nullptr;  // policy views of the nodes cache
+  FreeNodeIndex* free_nodes = nullptr;  // the free nodes of the nodes cache (N9)
   Caches caches;
   std::string operator_namespace;
   kube::LabelSelector job_selector;

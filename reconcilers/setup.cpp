@@ -36,6 +36,7 @@ class OperatorImpl final : public Operator {
   std::unique_ptr<CatalogSource> catalog;
   std::unique_ptr<DomainMetrics> metrics;
   NodeViewCache node_views;
+  FreeNodeIndex free_nodes{node_views};
   Context context;
   std::unique_ptr<NetworkReconciler> networks;
   std::unique_ptr<PoolReconciler> pools;
@@ -86,6 +87,13 @@ std::expected<std::unique_ptr<Operator>, std::string> setup(runtime::Manager& ma
   nodes.store().add_index(kByFlavor, [flavor_label](const kube::Node& n) {
     return label_values(n.meta.labels, flavor_label);
   });
+  // First of the nodes' handlers: the free list is current when the controllers hear of a change.
+  FreeNodeIndex& free_index = op->free_nodes;
+  nodes.add_handlers({
+      .on_add = [&free_index](const auto& node) { free_index.observe(node); },
+      .on_update = [&free_index](const auto&, const auto& node) { free_index.observe(node); },
+      .on_delete = [&free_index](const auto& node) { free_index.forget(node); },
+  });
   pods.store().add_index(kByNode, [](const kube::Pod& p) {
     return p.node_name.empty() ? std::vector<std::string>{}
                                : std::vector<std::string>{p.node_name.str()};
@@ -106,6 +114,7 @@ std::expected<std::unique_ptr<Operator>, std::string> setup(runtime::Manager& ma
   ctx.catalog = op->catalog.get();
   ctx.metrics = op->metrics.get();
   ctx.node_views = &op->node_views;
+  ctx.free_nodes = &op->free_nodes;
   ctx.caches = {&networks, &pools, &nodes, &pods, &plugins};
   ctx.operator_namespace = options.operator_namespace;
   ctx.job_selector = std::move(*selector);

@@ -69,16 +69,8 @@ std::vector<ObservedNode> PoolReconciler::observe_nodes(const std::string& pool,
   return out;
 }
 
-std::vector<policy::FreeNode> PoolReconciler::free_nodes(const policy::Catalog& catalog) {
-  std::vector<policy::FreeNode> out;
-  for (const auto& flavor : catalog.flavors) {
-    for (const auto& node : ctx_.caches.nodes->store().by_index(kByFlavor, flavor.label_value)) {
-      if (node->meta.labels.contains(policy::kPoolLabel)) continue;
-      if (auto free = policy::free_node(*ctx_.node_views->view(node), catalog))
-        out.push_back(*free);
-    }
-  }
-  return out;  // plan_pool orders them
+std::vector<policy::FreeNode> PoolReconciler::free_nodes(const FreeNodeIndex::CatalogPtr& catalog) {
+  return ctx_.free_nodes->list(catalog, [this] { return ctx_.caches.nodes->store().list(); });
 }
 
 std::expected<bool, std::string> PoolReconciler::write_status(const kube::Unstructured& pool,
@@ -169,7 +161,7 @@ std::expected<runtime::ReconcileResult, std::string> PoolReconciler::reconcile(
                    outcome);
     // Nodes whose admission ended leave the P6 window before the next claims are planned.
     note(admit(name, nodes, *catalog, outcome));
-    auto free = free_nodes(*catalog);
+    auto free = free_nodes(catalog);
     std::vector<policy::PoolNode> pool_nodes;
     for (const auto& n : nodes)
       pool_nodes.push_back(n.pool_node);

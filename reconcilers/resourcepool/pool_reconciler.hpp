@@ -40,7 +40,7 @@ class PoolReconciler {
   };
 
   std::vector<ObservedNode> observe_nodes(const std::string& pool, const policy::Catalog& catalog);
-  std::vector<policy::FreeNode> free_nodes(const policy::Catalog& catalog);
+  std::vector<policy::FreeNode> free_nodes(const FreeNodeIndex::CatalogPtr& catalog);
   int running_jobs(const std::string& node) const;
 
   // Actions; each returns an error only for failures worth a retry with backoff.
