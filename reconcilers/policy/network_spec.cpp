@@ -3,6 +3,7 @@
 #include <set>
 
 #include "reconcilers/policy/names.hpp"
+#include "reconcilers/policy/spec_fields.hpp"
 
 // The Network half of spec.hpp.
 
@@ -12,21 +13,8 @@ namespace {
 
 using nlohmann::json;
 using Violations = std::vector<Violation>;
-
-std::string at(const std::string& field, std::size_t i) {
-  return field + "[" + std::to_string(i) + "]";
-}
-
-std::optional<std::string> read_string(const json& object, const char* key,
-                                       const std::string& field, Violations& out) {
-  auto it = object.find(key);
-  if (it == object.end() || it->is_null()) return std::nullopt;
-  if (!it->is_string()) {
-    out.push_back({field, "", "must be a string"});
-    return std::nullopt;
-  }
-  return it->get<std::string>();
-}
+using spec_fields::at;
+using spec_fields::read_string;
 
 }  // namespace
 

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "reconcilers/policy/names.hpp"
+#include "reconcilers/policy/spec_fields.hpp"
 
 namespace respool::policy {
 
@@ -12,30 +13,12 @@ namespace {
 
 using nlohmann::json;
 using Violations = std::vector<Violation>;
-
-std::string at(const std::string& field, std::size_t i) {
-  return field + "[" + std::to_string(i) + "]";
-}
+using spec_fields::at;
+using spec_fields::member;
+using spec_fields::read_string;
 
 std::string in_quotes(std::string_view s) {
   return "\"" + std::string(s) + "\"";
-}
-
-// Typed reads that record a violation instead of throwing.
-const json* member(const json& object, const char* key) {
-  auto it = object.find(key);
-  return it == object.end() || it->is_null() ? nullptr : &*it;
-}
-
-std::optional<std::string> read_string(const json& object, const char* key,
-                                       const std::string& field, Violations& out) {
-  const json* value = member(object, key);
-  if (!value) return std::nullopt;
-  if (!value->is_string()) {
-    out.push_back({field, "", "must be a string"});
-    return std::nullopt;
-  }
-  return value->get<std::string>();
 }
 
 std::optional<int> read_int(const json& object, const char* key, const std::string& field,

@@ -4,6 +4,7 @@
 
 #include "sandbox/apiserver/errors.hpp"
 #include "sandbox/apiserver/negotiation.hpp"
+#include "sandbox/apiserver/request_info.hpp"
 #include "sandbox/apiserver/responses.hpp"
 
 namespace respool::sandbox {
@@ -148,20 +149,6 @@ http::Response aggregated(const Registry& registry, bool core, const std::string
   return r;
 }
 
-std::vector<std::string> split(const std::string& path) {
-  std::vector<std::string> parts;
-  std::size_t i = 0;
-  while (i < path.size()) {
-    while (i < path.size() && path[i] == '/')
-      ++i;
-    std::size_t j = path.find('/', i);
-    if (j == std::string::npos) j = path.size();
-    if (j > i) parts.push_back(path.substr(i, j - i));
-    i = j;
-  }
-  return parts;
-}
-
 }  // namespace
 
 http::Response serve_version() {
@@ -180,7 +167,7 @@ http::Response serve_version() {
 std::optional<http::Response> serve_discovery(const Registry& registry, const std::string& path,
                                               const http::Request& request,
                                               const std::string& server_address) {
-  std::vector<std::string> parts = split(path);
+  std::vector<std::string> parts = split_path(path);
   if (parts.empty() || parts.size() > 3) return std::nullopt;
   std::string accept(request.headers.get("Accept").value_or(""));
   bool root = parts.size() == 1;

@@ -12,6 +12,18 @@ void set_default(Json& obj, const char* key, Json value) {
   if (!obj.contains(key) || obj[key].is_null()) obj[key] = std::move(value);
 }
 
+// A Node's status.daemonEndpoints and status.nodeInfo as the real server shows them empty.
+Json empty_daemon_endpoints() {
+  return {{"kubeletEndpoint", {{"Port", 0}}}};
+}
+
+Json empty_node_info() {
+  return {{"machineID", ""},      {"systemUUID", ""},       {"bootID", ""},
+          {"kernelVersion", ""},  {"osImage", ""},          {"containerRuntimeVersion", ""},
+          {"kubeletVersion", ""}, {"kubeProxyVersion", ""}, {"operatingSystem", ""},
+          {"architecture", ""}};
+}
+
 bool has_tag(const std::string& image) {
   auto slash = image.rfind('/');
   auto colon = image.rfind(':');
@@ -170,18 +182,8 @@ void prepare_create(const ResourceType& type, Json& obj, runtime::TimePoint now)
       if (!obj.contains("spec") || !obj["spec"].is_object()) obj["spec"] = Json::object();
       if (!obj.contains("status") || !obj["status"].is_object()) obj["status"] = Json::object();
       Json& st = obj["status"];
-      set_default(st, "daemonEndpoints", {{"kubeletEndpoint", {{"Port", 0}}}});
-      set_default(st, "nodeInfo",
-                  {{"machineID", ""},
-                   {"systemUUID", ""},
-                   {"bootID", ""},
-                   {"kernelVersion", ""},
-                   {"osImage", ""},
-                   {"containerRuntimeVersion", ""},
-                   {"kubeletVersion", ""},
-                   {"kubeProxyVersion", ""},
-                   {"operatingSystem", ""},
-                   {"architecture", ""}});
+      set_default(st, "daemonEndpoints", empty_daemon_endpoints());
+      set_default(st, "nodeInfo", empty_node_info());
       break;
     }
     case KindId::Pod: {
@@ -357,18 +359,8 @@ Json bookmark_object(const ResourceType& type) {
   switch (type.id) {
     case KindId::Node:
       o["spec"] = Json::object();
-      o["status"] = {{"daemonEndpoints", {{"kubeletEndpoint", {{"Port", 0}}}}},
-                     {"nodeInfo",
-                      {{"machineID", ""},
-                       {"systemUUID", ""},
-                       {"bootID", ""},
-                       {"kernelVersion", ""},
-                       {"osImage", ""},
-                       {"containerRuntimeVersion", ""},
-                       {"kubeletVersion", ""},
-                       {"kubeProxyVersion", ""},
-                       {"operatingSystem", ""},
-                       {"architecture", ""}}}};
+      o["status"] = {{"daemonEndpoints", empty_daemon_endpoints()},
+                     {"nodeInfo", empty_node_info()}};
       break;
     case KindId::Pod:
       o["spec"] = {{"containers", nullptr}};

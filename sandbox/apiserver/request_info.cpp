@@ -5,20 +5,6 @@
 namespace respool::sandbox {
 namespace {
 
-std::vector<std::string> split_path(std::string_view path) {
-  std::vector<std::string> parts;
-  std::size_t i = 0;
-  while (i < path.size()) {
-    while (i < path.size() && path[i] == '/')
-      ++i;
-    std::size_t j = path.find('/', i);
-    if (j == std::string_view::npos) j = path.size();
-    if (j > i) parts.emplace_back(path.substr(i, j - i));
-    i = j;
-  }
-  return parts;
-}
-
 std::string lower(std::string_view s) {
   std::string out(s);
   for (char& c : out)
@@ -80,6 +66,20 @@ RequestInfo parse_request_info(std::string_view method, const http::Target& targ
     info.verb = info.name.empty() ? "deletecollection" : "delete";
   }
   return info;
+}
+
+std::vector<std::string> split_path(std::string_view path) {
+  std::vector<std::string> parts;
+  std::size_t i = 0;
+  while (i < path.size()) {
+    while (i < path.size() && path[i] == '/')
+      ++i;
+    std::size_t j = path.find('/', i);
+    if (j == std::string_view::npos) j = path.size();
+    if (j > i) parts.emplace_back(path.substr(i, j - i));
+    i = j;
+  }
+  return parts;
 }
 
 }  // namespace respool::sandbox

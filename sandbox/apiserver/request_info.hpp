@@ -5,6 +5,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "operator/http/message.hpp"
 
@@ -20,5 +21,8 @@ struct RequestInfo {
 };
 
 RequestInfo parse_request_info(std::string_view method, const http::Target& target);
+
+// A URL path's segments, without empty ones ("/apis//g/" -> {"apis", "g"}).
+std::vector<std::string> split_path(std::string_view path);
 
 }  // namespace respool::sandbox
