@@ -16,7 +16,7 @@ runtime::ObjectReference reference_to(const kube::Unstructured& object) {
 }
 
 void write_audit(const std::string& line) {
-  runtime::log::audit(nlohmann::json::parse(line, nullptr, false));
+  runtime::log::audit(line);
 }
 
 }  // namespace respool::reconcilers

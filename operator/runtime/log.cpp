@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <memory>
@@ -145,14 +146,22 @@ void open_audit(const std::string& path) {
   s.audit->flush_on(spdlog::level::trace);
 }
 
-void audit(const nlohmann::json& record) {
+void audit(std::string_view record) {
   auto& s = state();
   std::shared_ptr<spdlog::logger> out;
   {
     std::lock_guard lock(s.mu);
     out = s.audit;
   }
-  if (out) out->info(record.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  if (!out) return;
+  if (record.find_first_of("\r\n") == std::string_view::npos) {
+    out->info(record);
+    return;
+  }
+  std::string one_line(record);
+  std::replace_if(
+      one_line.begin(), one_line.end(), [](char c) { return c == '\n' || c == '\r'; }, ' ');
+  out->info(one_line);
 }
 
 }  // namespace respool::runtime::log

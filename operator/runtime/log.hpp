@@ -45,6 +45,8 @@ inline void error(std::string_view logger, std::string_view msg, Fields f = {}) 
 // A dedicated stream of JSON lines (the audit log): one record per line, flushed at once.
 // path "" or "-" = stdout.
 void open_audit(const std::string& path);
-void audit(const nlohmann::json& record);
+// `record` is one JSON object on one line (as nlohmann::json::dump() writes it); a line break
+// in it would split the record, so any is written as a space.
+void audit(std::string_view record);
 
 }  // namespace respool::runtime::log
