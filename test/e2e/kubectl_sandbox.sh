@@ -5,33 +5,10 @@
 # Usage: kubectl_sandbox.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
 build=${1:?build dir}
-source_dir=${2:?source dir}
-bin="$build/respool-sandbox"
-if ! command -v kubectl >/dev/null; then
-  echo "kubectl not on PATH: skipped"
-  exit 0
-fi
-[ -x "$bin" ] || { echo "missing $bin"; exit 1; }
-
-work=$(mktemp -d)
-sandbox_pid=""
-cleanup() {
-  if [ -n "$sandbox_pid" ]; then kill "$sandbox_pid" 2>/dev/null || true; wait "$sandbox_pid" 2>/dev/null || true; fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-"$bin" --no-simulator --state-dir "$work/state" >"$work/stdout" 2>"$work/stderr" &
-sandbox_pid=$!
-for _ in $(seq 100); do
-  [ -s "$work/stdout" ] && break
-  sleep 0.1
-done
-export KUBECONFIG=$(head -1 "$work/stdout")
-[ -f "$KUBECONFIG" ] || { echo "no kubeconfig"; cat "$work/stderr"; exit 1; }
-k() { kubectl --request-timeout=20s --cache-dir="$work/cache" "$@"; }
-fail() { echo "FAIL: $*"; exit 1; }
+src=${2:?source dir}
+source "$src/test/e2e/lib/sandbox.bash"
 step() { echo "--- $*"; }
+start_sandbox --no-simulator
 
 step "discovery and namespaces"
 k version -o json | grep -q '"gitVersion": "v1.32' || fail "version"
