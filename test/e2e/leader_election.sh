@@ -74,16 +74,23 @@ wait_for 30 ready net-1 || fail "net-1 not Ready under the first leader"
 [ "$(reconciles $follower)" -eq 0 ] || fail "the follower reconciled $(reconciles $follower) times"
 
 echo "--- kill -9 of the leader"
-kill -9 "$leader_pid"
 t0=$(now_ms)
+kill -9 "$leader_pid"
 wait_for 30 bash -c "[ \"\$(kubectl --cache-dir='$work/cache' get lease -n respool-system respool-operator-leader -o jsonpath='{.spec.holderIdentity}')\" = '$( [ $follower = a ] && echo "$id_a" || echo "$id_b")' ]" ||
   fail "the follower did not take the lease"
-took=$(($(now_ms) - t0))
+seen=$(($(now_ms) - t0))
+# When the new leader acquired, from the Lease itself (acquireTime, a MicroTime written by the
+# operator on this machine's clock): the figure does not depend on how fast kubectl polls.
+acquired=$(kubectl --cache-dir="$work/cache" get lease -n respool-system respool-operator-leader \
+  -o jsonpath='{.spec.acquireTime}')
+took=$(($(date -d "$acquired" +%s%3N) - t0))
 network net-2 10.30.0.0/16
 wait_for 30 ready net-2 || fail "net-2 not Ready under the new leader"
-echo "takeover after ${took} ms (lease ${lease_s}s + retry ${retry_ms}ms)"
-# The lease was renewed at most retryPeriod before the kill; kubectl polling adds up to ~1 s.
-[ "$took" -le $((lease_s * 1000 + retry_ms + 1500)) ] || fail "takeover took ${took} ms"
+echo "takeover ${took} ms after the kill (lease ${lease_s}s + retry ${retry_ms}ms); seen by kubectl after ${seen} ms"
+# The lease was renewed at most one retry period before the kill, so the follower acquires within
+# lease + retry of it; 1 s more for a slow machine (sanitizers, a loaded CI).
+[ "$took" -gt 0 ] || fail "acquireTime $acquired is before the kill"
+[ "$took" -le $((lease_s * 1000 + retry_ms + 1000)) ] || fail "takeover took ${took} ms"
 [ "$(reconciles $follower)" -gt 0 ] || fail "the new leader counted no reconcile"
 
 echo "--- SIGTERM of the new leader releases the lease"
