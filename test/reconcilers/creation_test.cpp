@@ -1,5 +1,6 @@
 // A pool comes up from free nodes: claims per flavor and zone, labels and taints, admission,
 // Running, events, records, audit lines, metrics.
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -104,16 +105,25 @@ TEST_CASE("a pool is built from free nodes per flavor and zone",
   CHECK(h.get(kube::resources::daemonsets, "gpu-a-inference-gateway",
               "respool-system")["metadata"]["name"] == "gpu-a-inference-gateway");
 
-  // Metrics: the pool's node counts and phase.
-  auto text = h.manager().metrics().render();
-  CHECK_THAT(text,
-             Catch::Contains(
-                 R"(respool_pool_nodes{flavor="gpu-8x-a100",pool="gpu-a",state="Available"} 4)"));
-  CHECK_THAT(text, Catch::Contains(R"(respool_pool_phase{phase="Running",pool="gpu-a"} 1)"));
-  CHECK_THAT(
-      text,
-      Catch::Contains(
-          "controller_runtime_reconcile_total{controller=\"resourcepool\",result=\"success\"}"));
+  // Metrics, written after the status that shows them (the free-node gauge at most once a
+  // second): the pool's node counts, phase and Create operation, and the free nodes left per
+  // flavor and zone (3-2, 3-2 and 2-1).
+  const std::vector<std::string> series = {
+      R"(respool_pool_nodes{flavor="gpu-8x-a100",pool="gpu-a",state="Available"} 4)",
+      R"(respool_pool_phase{phase="Running",pool="gpu-a"} 1)",
+      R"(respool_operations_total{operation="Create",pool="gpu-a",result="Succeeded"} 1)",
+      R"(respool_free_nodes{flavor="gpu-8x-a100",zone="az-1"} 1)",
+      R"(respool_free_nodes{flavor="gpu-8x-a100",zone="az-2"} 1)",
+      R"(respool_free_nodes{flavor="cpu-64c",zone="az-1"} 1)",
+      R"(controller_runtime_reconcile_total{controller="resourcepool",result="success"})"};
+  std::string text;
+  CHECK(h.eventually([&] {
+    text = h.manager().metrics().render();
+    return std::all_of(series.begin(), series.end(),
+                       [&](const auto& s) { return text.find(s) != std::string::npos; });
+  }));
+  for (const auto& s : series)
+    CHECK_THAT(text, Catch::Contains(s));
 }
 
 TEST_CASE("short of free nodes a pool waits, saying what is missing, and goes on when they come",
