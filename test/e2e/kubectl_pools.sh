@@ -35,7 +35,12 @@ grep -Eq "^net-a +[0-9./]+ +True " "$work/get-net.txt" || fail "rpnet row: $(cat
 k get respool | grep -q "resourcepool.respool.io/$pool" || fail "category respool"
 
 echo "--- kubectl describe rp"
-k describe rp "$pool" >"$work/describe.txt"
+# Events are written a moment after the status they report: describe until the event shows.
+for _ in $(seq 100); do
+  k describe rp "$pool" >"$work/describe.txt"
+  grep -q "Pool status changed, from Creating to Running." "$work/describe.txt" && break
+  sleep 0.1
+done
 grep -q "Conditions:" "$work/describe.txt" || fail "describe: no conditions"
 grep -Eq "Type: +Ready" "$work/describe.txt" || fail "describe: no Ready condition"
 grep -q "^Events:" "$work/describe.txt" || fail "describe: no events section"
