@@ -11,8 +11,7 @@ NodeViewCache::ViewPtr NodeViewCache::view(const NodePtr& node) {
   Entry& entry = entries_[node->meta.name];
   // Same object, same view. Comparing owners, not addresses: a freed node's address can be
   // reused by a newer one, but a live shared_ptr cannot share ownership with an expired one.
-  if (entry.view && !entry.source.owner_before(node) && !node.owner_before(entry.source) &&
-      !entry.source.expired()) {
+  if (entry.view && !entry.source.owner_before(node) && !node.owner_before(entry.source)) {
     return entry.view;
   }
   entry.source = node;

@@ -6,7 +6,6 @@
 #include "reconcilers/policy/keys.hpp"
 #include "reconcilers/policy/node_state.hpp"
 #include "reconcilers/resourcepool/pool_reconciler.hpp"
-#include "reconcilers/views.hpp"
 
 namespace respool::reconcilers {
 
@@ -190,14 +189,18 @@ std::expected<std::unique_ptr<Operator>, std::string> setup(runtime::Manager& ma
           return runtime::ReconcileResult::after(kMinInterval - (now - **last_count));
         *last_count = now;
         auto catalog = ctx.catalog->get();
+        // Every (flavor, zone) that has nodes gets a series, 0 when none of them is free; the
+        // free ones are the free-node index's (its handler runs before this controller hears).
         std::map<std::pair<std::string, std::string>, int> counts;
         for (const auto& flavor : catalog->flavors) {
           for (const auto& n : ctx.caches.nodes->store().by_index(kByFlavor, flavor.label_value)) {
-            // Every (flavor, zone) that has nodes gets a series, 0 when none of them is free.
             auto zone = n->meta.labels.get(catalog->zone_label).value_or("");
-            int& count = counts[{flavor.name, std::string(zone)}];
-            if (policy::free_node(*ctx.node_views->view(n), *catalog)) ++count;
+            counts.try_emplace({flavor.name, std::string(zone)}, 0);
           }
+        }
+        for (const auto& free :
+             ctx.free_nodes->list(catalog, [&ctx] { return ctx.caches.nodes->store().list(); })) {
+          ++counts[{free.flavor, free.zone}];
         }
         ctx.metrics->set_free_nodes(counts);
         return runtime::ReconcileResult::after(std::chrono::minutes(1));

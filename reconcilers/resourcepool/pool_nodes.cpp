@@ -99,12 +99,12 @@ std::expected<void, std::string> PoolReconciler::claim(const std::string& pool,
 void PoolReconciler::recover_claims(const std::string& pool, const std::vector<ObservedNode>& nodes,
                                     const std::vector<policy::Record>& records,
                                     policy::Operation operation, Outcome& out) {
+  // The first look comes before this run's first claim in the pool (both only where the spec
+  // is valid, the look first), so every node in admission was claimed by an earlier run.
   if (!unrecorded_.first_look(pool)) return;
-  const auto known = unrecorded_.claimed(pool);  // this run's, audited already
   std::vector<std::string> admitting;
   for (const auto& n : nodes) {
-    if (n.pool_node.state.state == policy::NodeState::Creating && !known.contains(n.view->name))
-      admitting.push_back(n.view->name);
+    if (n.pool_node.state.state == policy::NodeState::Creating) admitting.push_back(n.view->name);
   }
   const auto now = ctx_.clock->now();
   for (const auto& node : policy::unrecorded_claims(records, operation, admitting)) {

@@ -37,12 +37,6 @@ class UnrecordedNodes {
     std::lock_guard lock(mu_);
     return looked_.insert(pool).second;
   }
-  // Claims made by this process that no written status records yet.
-  std::set<std::string> claimed(const std::string& pool) {
-    std::lock_guard lock(mu_);
-    auto it = pools_.find(pool);
-    return it == pools_.end() ? std::set<std::string>{} : it->second.claimed;
-  }
   // A status carrying them was written.
   void recorded(const std::string& pool) {
     std::lock_guard lock(mu_);
