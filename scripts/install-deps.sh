@@ -6,7 +6,7 @@ set -euo pipefail
 apt_packages=(
   build-essential cmake git pkg-config ca-certificates
   libboost-dev libssl-dev openssl
-  nlohmann-json3-dev libyaml-cpp-dev libspdlog-dev libsimdjson-dev catch2
+  nlohmann-json3-dev libyaml-cpp-dev libspdlog-dev libsimdjson-dev catch2 libre2-dev tzdata
   unzip curl procps
 )
 

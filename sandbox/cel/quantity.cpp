@@ -1,0 +1,184 @@
+// Kubernetes' quantity library: resource.Quantity values ("500m", "1.5Gi", "2e3") held exactly
+// in nano-units, as the real library's inf.Dec arithmetic gives for these magnitudes.
+
+#include "sandbox/cel/library.hpp"
+
+namespace respool::sandbox::cel {
+namespace {
+
+constexpr Int128 kNano = 1000000000;
+constexpr Int128 kLimit = static_cast<Int128>(1) << 120;
+
+const char* kQuantityPattern = "^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$";
+
+// resource.ParseQuantity into nano-units (sub-nano amounts round up, as the real parser).
+bool parse_quantity(const std::string& s, Int128& out) {
+  std::size_t i = 0;
+  bool neg = false;
+  if (i < s.size() && (s[i] == '+' || s[i] == '-')) neg = s[i++] == '-';
+  Int128 mantissa = 0;
+  int scale = 0;  // decimal digits after the point
+  bool digits = false, point = false;
+  for (; i < s.size() && ((s[i] >= '0' && s[i] <= '9') || s[i] == '.'); ++i) {
+    if (s[i] == '.') {
+      if (point) return false;
+      point = true;
+      continue;
+    }
+    digits = true;
+    if (mantissa > kLimit) return false;
+    mantissa = mantissa * 10 + (s[i] - '0');
+    if (point) ++scale;
+  }
+  if (!digits) return false;
+  std::string suffix = s.substr(i);
+  int exp10 = 0, exp2 = 0;
+  static const std::pair<const char*, int> kBinary[] = {{"Ki", 10}, {"Mi", 20}, {"Gi", 30},
+                                                        {"Ti", 40}, {"Pi", 50}, {"Ei", 60}};
+  static const std::pair<const char*, int> kDecimal[] = {{"n", -9}, {"u", -6}, {"m", -3}, {"", 0},
+                                                         {"k", 3},  {"M", 6},  {"G", 9},  {"T", 12},
+                                                         {"P", 15}, {"E", 18}};
+  bool known = false;
+  for (const auto& [name, e] : kBinary) {
+    if (suffix == name) exp2 = e, known = true;
+  }
+  for (const auto& [name, e] : kDecimal) {
+    if (suffix == name) exp10 = e, known = true;
+  }
+  if (!known && suffix.size() >= 2 && (suffix[0] == 'e' || suffix[0] == 'E')) {
+    std::size_t k = 1;
+    bool eneg = false;
+    if (suffix[k] == '+' || suffix[k] == '-') eneg = suffix[k++] == '-';
+    if (k >= suffix.size() || suffix.size() - k > 3) return false;
+    for (; k < suffix.size(); ++k) {
+      if (suffix[k] < '0' || suffix[k] > '9') return false;
+      exp10 = exp10 * 10 + (suffix[k] - '0');
+    }
+    if (eneg) exp10 = -exp10;
+    known = true;
+  }
+  if (!known) return false;
+  Int128 value = mantissa << exp2;
+  if (exp2 && value >> exp2 != mantissa) return false;
+  int shift = 9 + exp10 - scale;  // value * 10^shift nano-units
+  for (; shift > 0; --shift) {
+    if (value > kLimit) return false;
+    value *= 10;
+  }
+  for (; shift < 0; ++shift)
+    value = value / 10 + (value % 10 != 0);
+  out = neg ? -value : value;
+  return true;
+}
+
+Value make_quantity(Int128 nano, std::string text) {
+  auto data = std::make_shared<OpaqueData>();
+  data->type = OpaqueData::Type::Quantity;
+  data->nano = nano;
+  data->text = std::move(text);
+  return Value::opaque(std::move(data));
+}
+
+const OpaqueData* quantity_of(const Value* v) {
+  if (!v || !v->is(Kind::Opaque) || v->opaque_data().type != OpaqueData::Type::Quantity) {
+    return nullptr;
+  }
+  return &v->opaque_data();
+}
+
+Value quantity(CallContext& c) {
+  if (c.target || c.args.size() != 1 || !c.args[0].is(Kind::String)) return no_such_overload();
+  Int128 nano;
+  if (!parse_quantity(c.args[0].text(), nano)) {
+    return Value::error(std::string("quantities must match the regular expression '") +
+                        kQuantityPattern + "'");
+  }
+  return make_quantity(nano, c.args[0].text());
+}
+
+Value is_quantity(CallContext& c) {
+  if (c.target || c.args.size() != 1 || !c.args[0].is(Kind::String)) return no_such_overload();
+  Int128 nano;
+  return Value::boolean(parse_quantity(c.args[0].text(), nano));
+}
+
+Value sign(CallContext& c) {
+  const OpaqueData* q = quantity_of(c.target);
+  if (!q || !c.args.empty()) return no_such_overload();
+  return Value::integer(q->nano > 0 ? 1 : q->nano < 0 ? -1 : 0);
+}
+
+Value is_integer(CallContext& c) {
+  const OpaqueData* q = quantity_of(c.target);
+  if (!q || !c.args.empty()) return no_such_overload();
+  Int128 whole = q->nano / kNano;
+  return Value::boolean(q->nano % kNano == 0 && whole >= INT64_MIN && whole <= INT64_MAX);
+}
+
+Value as_integer(CallContext& c) {
+  const OpaqueData* q = quantity_of(c.target);
+  if (!q || !c.args.empty()) return no_such_overload();
+  Int128 whole = q->nano / kNano;
+  if (q->nano % kNano != 0 || whole < INT64_MIN || whole > INT64_MAX) {
+    return Value::error("cannot convert value to integer");
+  }
+  return Value::integer(static_cast<std::int64_t>(whole));
+}
+
+Value as_approximate_float(CallContext& c) {
+  const OpaqueData* q = quantity_of(c.target);
+  if (!q || !c.args.empty()) return no_such_overload();
+  return Value::dbl(static_cast<double>(q->nano) / 1e9);
+}
+
+// The other operand of compareTo/add/sub: a quantity, or (for add and sub) an int.
+bool operand(CallContext& c, bool allow_int, Int128& out) {
+  if (c.args.size() != 1) return false;
+  if (const OpaqueData* q = quantity_of(&c.args[0])) {
+    out = q->nano;
+    return true;
+  }
+  if (allow_int && c.args[0].is(Kind::Int)) {
+    out = static_cast<Int128>(c.args[0].as_int()) * kNano;
+    return true;
+  }
+  return false;
+}
+
+template <int Want>
+Value compare_quantity(CallContext& c) {
+  const OpaqueData* q = quantity_of(c.target);
+  Int128 other;
+  if (!q || !operand(c, false, other)) return no_such_overload();
+  int order = q->nano < other ? -1 : q->nano > other ? 1 : 0;
+  if (Want == 2) return Value::integer(order);
+  return Value::boolean(order == Want);
+}
+
+template <int Sign>
+Value add_quantity(CallContext& c) {
+  const OpaqueData* q = quantity_of(c.target);
+  Int128 other;
+  if (!q || !operand(c, true, other)) return no_such_overload();
+  Int128 sum = q->nano + Sign * other;
+  if (sum > kLimit || sum < -kLimit) return Value::error("quantity overflow");
+  return make_quantity(sum, q->text);
+}
+
+}  // namespace
+
+void add_quantity(FunctionTable& t) {
+  t["quantity"] = quantity;
+  t["isQuantity"] = is_quantity;
+  t[".sign"] = sign;
+  t[".isInteger"] = is_integer;
+  t[".asInteger"] = as_integer;
+  t[".asApproximateFloat"] = as_approximate_float;
+  t[".compareTo"] = compare_quantity<2>;
+  t[".isGreaterThan"] = compare_quantity<1>;
+  t[".isLessThan"] = compare_quantity<-1>;
+  t[".add"] = add_quantity<1>;
+  t[".sub"] = add_quantity<-1>;
+}
+
+}  // namespace respool::sandbox::cel
