@@ -1,5 +1,6 @@
 #include "sandbox/apiserver/crd.hpp"
 
+#include <iostream>
 #include <set>
 
 #include "operator/kube/time.hpp"
@@ -65,7 +66,25 @@ void crd_prepare_update(Json& crd, const Json& old) {
   }
 }
 
-std::vector<Cause> crd_validate(const Json& crd, const Json* old) {
+namespace {
+
+// Where the server reports a version's schema: collapsed to spec.validation when every version
+// has the same schema (the internal CRD type keeps it once), else per version.
+std::string schema_path(const Json& versions, std::size_t i) {
+  bool same = true;
+  for (const Json& v : versions) {
+    if (!v.is_object() || v.value("schema", Json()) != versions[0].value("schema", Json())) {
+      same = false;
+    }
+  }
+  if (same) return "spec.validation.openAPIV3Schema";
+  return "spec.versions[" + std::to_string(i) + "].schema.openAPIV3Schema";
+}
+
+}  // namespace
+
+std::vector<Cause> crd_validate(const Json& crd, const Json* old,
+                                std::vector<std::string>* warnings) {
   std::vector<Cause> out;
   const Json spec = crd.value("spec", Json::object());
   std::string group = str(spec, "group");
@@ -123,9 +142,22 @@ std::vector<Cause> crd_validate(const Json& crd, const Json* old) {
       if (schema.is_null()) {
         out.push_back(field_required(at + ".schema.openAPIV3Schema", "schemas are required"));
       } else {
-        for (const schema::FieldError& e :
-             schema::check_structural(schema, at + ".schema.openAPIV3Schema")) {
+        auto structural = schema::check_structural(schema, at + ".schema.openAPIV3Schema");
+        for (const schema::FieldError& e : structural) {
           out.push_back({e.reason, e.message, e.field});
+        }
+        bool checked_before = i > 0 && schema_path(versions, i) == schema_path(versions, 0);
+        if (structural.empty() && !checked_before) {
+          std::vector<std::string> rule_warnings;
+          for (const schema::FieldError& e :
+               schema::check_validation_rules(schema, schema_path(versions, i), rule_warnings)) {
+            out.push_back({e.reason, e.message, e.field});
+          }
+          for (const std::string& w : rule_warnings) {
+            std::cerr << "respool-sandbox: CustomResourceDefinition "
+                      << crd["metadata"].value("name", std::string()) << ": " << w << "\n";
+            if (warnings) warnings->push_back(w);
+          }
         }
       }
     }
@@ -144,6 +176,24 @@ std::vector<Cause> crd_validate(const Json& crd, const Json* old) {
     }
   }
   return out;
+}
+
+std::vector<Cause> custom_resource_validate(const ResourceType& type, const Json& obj,
+                                            const Json* old, std::vector<std::string>& warnings) {
+  std::vector<Cause> causes = kinds::validate(type, obj, old);
+  if (type.schema.is_null()) return causes;
+  std::vector<schema::FieldError> prior;
+  for (const Cause& c : causes)
+    prior.push_back({c.reason, c.field, c.message});
+  for (const schema::FieldError& e : schema::validate(obj, type.schema)) {
+    causes.push_back({e.reason, e.message, e.field});
+    prior.push_back(e);
+  }
+  for (const schema::FieldError& e :
+       schema::validate_rules(obj, old, type.schema, prior, warnings)) {
+    causes.push_back({e.reason, e.message, e.field});
+  }
+  return causes;
 }
 
 std::vector<ResourceType> crd_types(const Json& crd) {
@@ -170,7 +220,7 @@ std::vector<ResourceType> crd_types(const Json& crd) {
     t.storage = crd.value("metadata", Json::object()).value("name", std::string());
     t.crd_name = t.storage;
     t.tracks_generation = true;
-    t.returns_deleted_object = true;
+    t.returns_deleted_object = false;  // DELETE answers a Status (the object while held)
     if (v.contains("schema") && v["schema"].is_object()) {
       t.schema = v["schema"].value("openAPIV3Schema", Json());
     }

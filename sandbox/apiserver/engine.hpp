@@ -142,7 +142,7 @@ class Engine {
   Result<WriteResult> finish_write(const ResourceType& type, const std::string& key, Json obj,
                                    const StoredObject* old, const WriteOptions& options,
                                    std::vector<std::string> warnings);
-  // Custom resources: defaulting, pruning, schema validation, unknown-field policy.
+  // Custom resources: defaulting, pruning, unknown-field policy (validation: crd.hpp).
   std::optional<ApiError> apply_schema(const ResourceType& type, Json& obj,
                                        const WriteOptions& options,
                                        std::vector<std::string>& warnings);

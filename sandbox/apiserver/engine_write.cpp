@@ -95,11 +95,6 @@ std::optional<ApiError> Engine::apply_schema(const ResourceType& type, Json& obj
         warnings.push_back("unknown field \"" + f + "\"");
     }
   }
-  std::vector<Cause> causes;
-  for (const schema::FieldError& e : schema::validate(obj, type.schema)) {
-    causes.push_back({e.reason, e.message, e.field});
-  }
-  if (!causes.empty()) return invalid_for(type, object_name(obj), causes);
   return std::nullopt;
 }
 
@@ -167,9 +162,11 @@ Result<WriteResult> Engine::create_locked(const ResourceType& type, const std::s
   std::string generate = meta.value("generateName", std::string());
   bool generated = meta.value("name", std::string()).empty() && !generate.empty();
   if (generated) meta["name"] = generate + random_suffix();
-  std::vector<Cause> causes = kinds::validate(type, body, nullptr);
+  std::vector<Cause> causes = type.custom()
+                                  ? custom_resource_validate(type, body, nullptr, warnings)
+                                  : kinds::validate(type, body, nullptr);
   if (type.id == KindId::CustomResourceDefinition) {
-    auto more = crd_validate(body, nullptr);
+    auto more = crd_validate(body, nullptr, &warnings);
     causes.insert(causes.end(), more.begin(), more.end());
   }
   if (!causes.empty()) return std::unexpected(invalid_for(type, object_name(body), causes));
@@ -280,9 +277,10 @@ Result<WriteResult> Engine::update_locked(const ResourceType& type, const std::s
                                to_text(list))}));
     }
   }
-  std::vector<Cause> causes = kinds::validate(type, body, &old);
+  std::vector<Cause> causes = type.custom() ? custom_resource_validate(type, body, &old, warnings)
+                                            : kinds::validate(type, body, &old);
   if (type.id == KindId::CustomResourceDefinition) {
-    auto more = crd_validate(body, &old);
+    auto more = crd_validate(body, &old, &warnings);
     causes.insert(causes.end(), more.begin(), more.end());
   }
   if (!causes.empty()) return std::unexpected(invalid_for(type, name, causes));

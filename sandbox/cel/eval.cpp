@@ -1,7 +1,5 @@
 #include "sandbox/cel/eval.hpp"
 
-#include <mutex>
-
 #include "sandbox/cel/library.hpp"
 
 namespace respool::sandbox::cel {
@@ -252,12 +250,6 @@ class Evaluator {
     }
     bool two = !e.var2.empty();
     bool is_list = range.is(Kind::List);
-    auto bind = [&](Scope& s, const std::pair<Value, Value>& el) {
-      if (two) {
-        s.add(e.var2, el.second);
-      }
-      (void)s;
-    };
     Value error;
     bool has_error = false;
     std::int64_t count = 0;
@@ -267,7 +259,7 @@ class Evaluator {
       charge(1);
       const Value& first = two || !is_list ? el.first : el.second;
       Scope s(*this, e.var, first);
-      bind(s, el);
+      if (two) s.add(e.var2, el.second);
       switch (e.macro) {
         case Macro::All:
         case Macro::Exists: {

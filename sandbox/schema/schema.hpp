@@ -3,8 +3,10 @@
 // as the API server does for structural schemas (k8s.io/apiextensions-apiserver and
 // kube-openapi's validate package, v1.32), with its wording.
 //
-// Not reproduced: CEL rules (x-kubernetes-validations) are ignored, and so are the list-type
-// invariants (x-kubernetes-list-type map/set uniqueness) and validation ratcheting on update.
+// CEL rules (x-kubernetes-validations) are checked when a CRD is written and evaluated on every
+// write of its objects (sandbox/cel). Not reproduced: the list-type invariants
+// (x-kubernetes-list-type map/set uniqueness) and the schema's own validation ratcheting on
+// update (the CEL rules' ratcheting is).
 // Where the real server iterates a Go map (sibling properties of one object, keys of a map),
 // it reports in random order; here the order is the sorted order of the keys, which is stable.
 
@@ -53,5 +55,21 @@ std::vector<FieldError> validate(const Json& object, const Json& schema);
 // (e.g. a type missing where a structural schema needs one). Empty when it is usable.
 // `path` names the schema, e.g. "spec.versions[0].schema.openAPIV3Schema".
 std::vector<FieldError> check_structural(const Json& schema, const std::string& path);
+
+// x-kubernetes-validations of a CRD version's schema, as the API server checks them when the
+// CRD is written: each rule, message, messageExpression, reason and fieldPath, and each rule
+// compiled (parsed and type-checked against the schema). `warnings` gets a line per rule that
+// uses a function the sandbox does not evaluate (the rule is accepted, as on a real server).
+std::vector<FieldError> check_validation_rules(const Json& schema, const std::string& path,
+                                               std::vector<std::string>& warnings);
+
+// The rules evaluated over a custom resource (and, on update, its stored `old`): the errors
+// of failing rules as the API server words them. `prior` are the errors the object already
+// has (metadata and schema): when one of them blocks CEL (a required, unsupported, too long,
+// too many or mistyped value), no rule runs and one error says so. Errors of rules that do not
+// use oldSelf on values an update left unchanged become `warnings` (validation ratcheting).
+std::vector<FieldError> validate_rules(const Json& object, const Json* old, const Json& schema,
+                                       const std::vector<FieldError>& prior,
+                                       std::vector<std::string>& warnings);
 
 }  // namespace respool::sandbox::schema

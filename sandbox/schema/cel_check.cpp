@@ -1,0 +1,420 @@
+#include "sandbox/schema/cel_check.hpp"
+
+#include <map>
+
+#include "sandbox/cel/eval.hpp"
+
+namespace respool::sandbox::schema::detail {
+namespace {
+
+using cel::Expr;
+using cel::ExprKind;
+using cel::Macro;
+using Kind = DeclType::Kind;
+
+// Functions of the Kubernetes 1.32 CEL environment for CRD rules that the sandbox does not
+// evaluate: a rule using one compiles (with a warning) and objects it checks are refused.
+const std::set<std::string> kLacking = {"format.dns1123Label",
+                                        "format.dns1123Subdomain",
+                                        "format.dns1035Label",
+                                        "format.qualifiedName",
+                                        "format.dns1123LabelPrefix",
+                                        "format.dns1123SubdomainPrefix",
+                                        "format.dns1035LabelPrefix",
+                                        "format.labelValue",
+                                        "format.uri",
+                                        "format.uuid",
+                                        "format.byte",
+                                        "format.date",
+                                        "format.datetime",
+                                        "format.named",
+                                        "validate",
+                                        "fieldSelector",
+                                        "labelSelector",
+                                        "math.greatest",
+                                        "math.least",
+                                        "base64.encode",
+                                        "base64.decode"};
+
+// Result types of functions by name (receiver or global), where the name alone decides it.
+const std::map<std::string, Kind> kResults = {{"size", Kind::Int},
+                                              {"contains", Kind::Bool},
+                                              {"startsWith", Kind::Bool},
+                                              {"endsWith", Kind::Bool},
+                                              {"matches", Kind::Bool},
+                                              {"isSorted", Kind::Bool},
+                                              {"hasValue", Kind::Bool},
+                                              {"isURL", Kind::Bool},
+                                              {"isIP", Kind::Bool},
+                                              {"isCIDR", Kind::Bool},
+                                              {"isQuantity", Kind::Bool},
+                                              {"containsIP", Kind::Bool},
+                                              {"containsCIDR", Kind::Bool},
+                                              {"isGreaterThan", Kind::Bool},
+                                              {"isLessThan", Kind::Bool},
+                                              {"isInteger", Kind::Bool},
+                                              {"sets.contains", Kind::Bool},
+                                              {"sets.equivalent", Kind::Bool},
+                                              {"sets.intersects", Kind::Bool},
+                                              {"ip.isCanonical", Kind::Bool},
+                                              {"isUnspecified", Kind::Bool},
+                                              {"isLoopback", Kind::Bool},
+                                              {"isLinkLocalMulticast", Kind::Bool},
+                                              {"isLinkLocalUnicast", Kind::Bool},
+                                              {"isGlobalUnicast", Kind::Bool},
+                                              {"string", Kind::String},
+                                              {"lowerAscii", Kind::String},
+                                              {"upperAscii", Kind::String},
+                                              {"replace", Kind::String},
+                                              {"substring", Kind::String},
+                                              {"trim", Kind::String},
+                                              {"charAt", Kind::String},
+                                              {"join", Kind::String},
+                                              {"format", Kind::String},
+                                              {"find", Kind::String},
+                                              {"strings.quote", Kind::String},
+                                              {"reverse", Kind::String},
+                                              {"getScheme", Kind::String},
+                                              {"getHost", Kind::String},
+                                              {"getHostname", Kind::String},
+                                              {"getPort", Kind::String},
+                                              {"getEscapedPath", Kind::String},
+                                              {"int", Kind::Int},
+                                              {"uint", Kind::Uint},
+                                              {"double", Kind::Double},
+                                              {"bool", Kind::Bool},
+                                              {"bytes", Kind::Bytes},
+                                              {"indexOf", Kind::Int},
+                                              {"lastIndexOf", Kind::Int},
+                                              {"duration", Kind::Duration},
+                                              {"timestamp", Kind::Timestamp},
+                                              {"type", Kind::Type},
+                                              {"getFullYear", Kind::Int},
+                                              {"getMonth", Kind::Int},
+                                              {"getDate", Kind::Int},
+                                              {"getDayOfMonth", Kind::Int},
+                                              {"getDayOfWeek", Kind::Int},
+                                              {"getDayOfYear", Kind::Int},
+                                              {"getHours", Kind::Int},
+                                              {"getMinutes", Kind::Int},
+                                              {"getSeconds", Kind::Int},
+                                              {"getMilliseconds", Kind::Int},
+                                              {"sign", Kind::Int},
+                                              {"compareTo", Kind::Int},
+                                              {"asInteger", Kind::Int},
+                                              {"asApproximateFloat", Kind::Double},
+                                              {"family", Kind::Int},
+                                              {"prefixLength", Kind::Int}};
+
+// Receiver functions that take only a string receiver.
+const std::set<std::string> kStringReceivers = {"contains",   "startsWith", "endsWith", "matches",
+                                                "lowerAscii", "upperAscii", "charAt",   "substring",
+                                                "trim",       "split",      "replace",  "find",
+                                                "findAll",    "format",     "reverse"};
+
+bool known(const TypePtr& t) {
+  return t && t->kind != Kind::Dyn;
+}
+bool is(const TypePtr& t, Kind k) {
+  return t && t->kind == k;
+}
+bool numeric(const TypePtr& t) {
+  return is(t, Kind::Int) || is(t, Kind::Uint) || is(t, Kind::Double);
+}
+
+class Checker {
+ public:
+  Checker(const TypePtr& self, CheckResult& out) : self_(self), out_(out) {}
+
+  TypePtr check(const Expr& e) {
+    switch (e.kind) {
+      case ExprKind::Literal:
+        return literal(e.literal);
+      case ExprKind::Ident:
+        return ident(e);
+      case ExprKind::Select:
+        return select(e);
+      case ExprKind::Call:
+        return call(e);
+      case ExprKind::List: {
+        TypePtr elem;
+        for (const auto& a : e.args)
+          elem = check(*a);
+        return list_of(e.args.size() == 1 ? elem : dyn_type());
+      }
+      case ExprKind::Map:
+        for (const auto& a : e.args)
+          check(*a);
+        return dyn_type();
+      case ExprKind::Struct:
+        error(e, "undeclared reference to '" + e.name + "' (in container '')");
+        return dyn_type();
+      case ExprKind::Comprehension:
+        return comprehension(e);
+    }
+    return dyn_type();
+  }
+
+ private:
+  TypePtr self_;
+  CheckResult& out_;
+  std::vector<std::pair<std::string, TypePtr>> scope_;
+
+  void error(const Expr& e, std::string message) { out_.issues.push_back({e.pos, message}); }
+
+  static TypePtr list_of(TypePtr elem) {
+    auto t = std::make_shared<DeclType>();
+    t->kind = Kind::List;
+    t->elem = elem ? elem : dyn_type();
+    return t;
+  }
+
+  static TypePtr literal(const cel::Value& v) {
+    switch (v.kind()) {
+      case cel::Kind::Bool:
+        return simple_type(Kind::Bool);
+      case cel::Kind::Int:
+        return simple_type(Kind::Int);
+      case cel::Kind::Uint:
+        return simple_type(Kind::Uint);
+      case cel::Kind::Double:
+        return simple_type(Kind::Double);
+      case cel::Kind::String:
+        return simple_type(Kind::String);
+      case cel::Kind::Bytes:
+        return simple_type(Kind::Bytes);
+      case cel::Kind::Null:
+        return simple_type(Kind::Null);
+      default:
+        return dyn_type();
+    }
+  }
+
+  TypePtr ident(const Expr& e) {
+    for (auto it = scope_.rbegin(); it != scope_.rend(); ++it) {
+      if (it->first == e.name) return it->second;
+    }
+    if (e.name == "self") return self_;
+    if (e.name == "oldSelf") {
+      out_.uses_old_self = true;
+      return self_;
+    }
+    error(e, "undeclared reference to '" + e.name + "' (in container '')");
+    return dyn_type();
+  }
+
+  TypePtr select(const Expr& e) {
+    TypePtr t = check(*e.target);
+    TypePtr field = dyn_type();
+    if (is(t, Kind::Object)) {
+      auto it = t->fields.find(e.name);
+      if (it == t->fields.end()) {
+        error(e, "undefined field '" + e.name + "'");
+      } else {
+        field = it->second;
+      }
+    } else if (is(t, Kind::Map)) {
+      field = t->elem;
+    } else if (known(t)) {
+      error(e, "type '" + type_string(*t) + "' does not support field selection");
+    }
+    if (e.test_only) return simple_type(Kind::Bool);
+    return e.optional ? dyn_type() : field;
+  }
+
+  void no_overload(const Expr& e, const std::vector<TypePtr>& args, const TypePtr* target) {
+    std::string list;
+    for (std::size_t k = 0; k < args.size(); ++k) {
+      if (k) list += ", ";
+      list += args[k] ? type_string(*args[k]) : "dyn";
+    }
+    std::string applied = target ? type_string(**target) + ".(" + list + ")" : "(" + list + ")";
+    error(e, "found no matching overload for '" + e.name + "' applied to '" + applied + "'");
+  }
+
+  // The result of an operator on known operand types; null when no overload fits.
+  static TypePtr arithmetic(const std::string& op, const TypePtr& a, const TypePtr& b) {
+    Kind x = a->kind, y = b->kind;
+    bool same = x == y;
+    if (op == "_+_") {
+      if (same && (x == Kind::Int || x == Kind::Uint || x == Kind::Double || x == Kind::String ||
+                   x == Kind::Bytes || x == Kind::Duration))
+        return a;
+      if (same && x == Kind::List) return a;
+      if ((x == Kind::Timestamp && y == Kind::Duration) ||
+          (x == Kind::Duration && y == Kind::Timestamp))
+        return simple_type(Kind::Timestamp);
+      return nullptr;
+    }
+    if (op == "_-_") {
+      if (same && (x == Kind::Int || x == Kind::Uint || x == Kind::Double || x == Kind::Duration))
+        return a;
+      if (x == Kind::Timestamp && y == Kind::Duration) return a;
+      if (same && x == Kind::Timestamp) return simple_type(Kind::Duration);
+      return nullptr;
+    }
+    if (op == "_%_") return same && (x == Kind::Int || x == Kind::Uint) ? a : nullptr;
+    return same && (x == Kind::Int || x == Kind::Uint || x == Kind::Double) ? a : nullptr;
+  }
+
+  static bool comparable(const TypePtr& a, const TypePtr& b) {
+    if (numeric(a) && numeric(b)) return true;
+    if (a->kind != b->kind) return false;
+    switch (a->kind) {
+      case Kind::Bool:
+      case Kind::String:
+      case Kind::Bytes:
+      case Kind::Duration:
+      case Kind::Timestamp:
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  TypePtr call(const Expr& e) {
+    // A namespaced function written as a receiver call on a name: format.dns1123Label().
+    if (e.target && e.target->kind == ExprKind::Ident &&
+        kLacking.count(e.target->name + "." + e.name)) {
+      out_.unsupported.insert(e.target->name + "." + e.name);
+      for (const auto& a : e.args)
+        check(*a);
+      return dyn_type();
+    }
+    TypePtr target = e.target ? check(*e.target) : nullptr;
+    std::vector<TypePtr> args;
+    for (const auto& a : e.args)
+      args.push_back(check(*a));
+    const std::string& fn = e.name;
+    bool all_known = true;
+    for (const TypePtr& a : args)
+      all_known = all_known && known(a);
+    if (fn == "_&&_" || fn == "_||_" || fn == "!_") {
+      for (const TypePtr& a : args) {
+        if (known(a) && !is(a, Kind::Bool)) {
+          no_overload(e, args, nullptr);
+          break;
+        }
+      }
+      return simple_type(Kind::Bool);
+    }
+    if (fn == "_==_" || fn == "_!=_") {
+      if (all_known && args[0]->kind != args[1]->kind && !is(args[0], Kind::Null) &&
+          !is(args[1], Kind::Null)) {
+        no_overload(e, args, nullptr);
+      }
+      return simple_type(Kind::Bool);
+    }
+    if (fn == "_<_" || fn == "_<=_" || fn == "_>_" || fn == "_>=_") {
+      if (all_known && !comparable(args[0], args[1])) no_overload(e, args, nullptr);
+      return simple_type(Kind::Bool);
+    }
+    if (fn == "_+_" || fn == "_-_" || fn == "_*_" || fn == "_/_" || fn == "_%_") {
+      if (!all_known) return dyn_type();
+      TypePtr r = arithmetic(fn, args[0], args[1]);
+      if (!r) no_overload(e, args, nullptr);
+      return r ? r : dyn_type();
+    }
+    if (fn == "-_") {
+      if (all_known && !is(args[0], Kind::Int) && !is(args[0], Kind::Double)) {
+        no_overload(e, args, nullptr);
+      }
+      return args[0];
+    }
+    if (fn == "@in") return simple_type(Kind::Bool);
+    if (fn == "_?_:_") {
+      if (known(args[0]) && !is(args[0], Kind::Bool)) no_overload(e, args, nullptr);
+      if (all_known && args[1]->kind == args[2]->kind) return args[1];
+      return dyn_type();
+    }
+    if (fn == "_[_]" || fn == "_[?_]") {
+      if (is(args[0], Kind::List) || is(args[0], Kind::Map)) {
+        return fn == "_[_]" ? args[0]->elem : dyn_type();
+      }
+      if (known(args[0])) no_overload(e, args, nullptr);
+      return dyn_type();
+    }
+    if (kLacking.count(fn)) {
+      out_.unsupported.insert(fn);
+      return dyn_type();
+    }
+    if (!cel::find_function(e.target ? "." + fn : fn)) {
+      if (e.target && !cel::find_function(fn)) {
+        error(e, "undeclared reference to '" + fn + "' (in container '')");
+      } else if (!e.target) {
+        error(e, "undeclared reference to '" + fn + "' (in container '')");
+      }
+      return dyn_type();
+    }
+    if (e.target && kStringReceivers.count(fn) && known(target) && !is(target, Kind::String)) {
+      no_overload(e, args, &target);
+      return dyn_type();
+    }
+    if ((fn == "sum" || fn == "min" || fn == "max") && is(target, Kind::List)) {
+      return target->elem;
+    }
+    if ((fn == "split" || fn == "findAll") && e.target) {
+      return list_of(simple_type(Kind::String));
+    }
+    auto it = kResults.find(fn);
+    if (it != kResults.end()) return simple_type(it->second);
+    return dyn_type();
+  }
+
+  TypePtr comprehension(const Expr& e) {
+    TypePtr range = check(*e.args[0]);
+    TypePtr var = dyn_type(), var2 = dyn_type();
+    if (e.macro == Macro::Bind) {
+      var = range;
+    } else if (e.macro == Macro::OptMap || e.macro == Macro::OptFlatMap) {
+      var = dyn_type();
+    } else if (is(range, Kind::List)) {
+      var = e.var2.empty() ? range->elem : simple_type(Kind::Int);
+      var2 = range->elem;
+    } else if (is(range, Kind::Map)) {
+      var = simple_type(Kind::String);
+      var2 = range->elem;
+    } else if (known(range)) {
+      error(*e.args[0], "expression of type '" + type_string(*range) +
+                            "' cannot be range of a comprehension (must be list, map, or "
+                            "dynamic)");
+    }
+    scope_.emplace_back(e.var, var);
+    if (!e.var2.empty()) scope_.emplace_back(e.var2, var2);
+    std::vector<TypePtr> steps;
+    for (std::size_t k = 1; k < e.args.size(); ++k)
+      steps.push_back(check(*e.args[k]));
+    scope_.resize(scope_.size() - (e.var2.empty() ? 1 : 2));
+    switch (e.macro) {
+      case Macro::All:
+      case Macro::Exists:
+      case Macro::ExistsOne:
+        return simple_type(Kind::Bool);
+      case Macro::Map:
+      case Macro::TransformList:
+        return list_of(steps[0]);
+      case Macro::MapFilter:
+      case Macro::TransformListFilter:
+        return list_of(steps[1]);
+      case Macro::Filter:
+        return list_of(var);
+      case Macro::Bind:
+        return steps[0];
+      default:
+        return dyn_type();
+    }
+  }
+};
+
+}  // namespace
+
+CheckResult check_expression(const cel::Expr& expr, const TypePtr& self) {
+  CheckResult out;
+  Checker checker(self, out);
+  out.result = checker.check(expr);
+  std::stable_sort(out.issues.begin(), out.issues.end(),
+                   [](const cel::Issue& a, const cel::Issue& b) { return a.pos < b.pos; });
+  return out;
+}
+
+}  // namespace respool::sandbox::schema::detail
