@@ -363,6 +363,7 @@ Function find_function(const std::string& key) {
     add_regex(t);
     add_network(t);
     add_quantity(t);
+    add_named_formats(t);
     return t;
   }();
   auto it = table.find(key);

@@ -20,6 +20,7 @@ void add_lists(FunctionTable& table);           // Kubernetes lists, sets, optio
 void add_regex(FunctionTable& table);           // matches, find, findAll (RE2)
 void add_network(FunctionTable& table);         // Kubernetes url, ip, cidr
 void add_quantity(FunctionTable& table);        // Kubernetes quantity
+void add_named_formats(FunctionTable& table);   // Kubernetes format.dns1123Label() ... validate()
 
 // Helpers the libraries share.
 Value int_or_error(Int128 v);                       // "integer overflow" outside int64

@@ -20,10 +20,32 @@ const std::set<std::string, std::less<>> kReserved = {
     "let", "loop",  "package", "namespace", "return", "var", "void",     "while"};
 
 // Functions whose names carry a namespace: `strings.quote(x)` is the global `strings.quote`.
-const std::set<std::string, std::less<>> kNamespaced = {
-    "strings.quote", "optional.of",     "optional.none",   "optional.ofNonZeroValue",
-    "sets.contains", "sets.equivalent", "sets.intersects", "ip.isCanonical",
-    "math.greatest", "math.least",      "base64.encode",   "base64.decode"};
+const std::set<std::string, std::less<>> kNamespaced = {"strings.quote",
+                                                        "optional.of",
+                                                        "optional.none",
+                                                        "optional.ofNonZeroValue",
+                                                        "sets.contains",
+                                                        "sets.equivalent",
+                                                        "sets.intersects",
+                                                        "ip.isCanonical",
+                                                        "math.greatest",
+                                                        "math.least",
+                                                        "base64.encode",
+                                                        "base64.decode",
+                                                        "format.named",
+                                                        "format.dns1123Label",
+                                                        "format.dns1123Subdomain",
+                                                        "format.dns1035Label",
+                                                        "format.qualifiedName",
+                                                        "format.dns1123LabelPrefix",
+                                                        "format.dns1123SubdomainPrefix",
+                                                        "format.dns1035LabelPrefix",
+                                                        "format.labelValue",
+                                                        "format.uri",
+                                                        "format.uuid",
+                                                        "format.byte",
+                                                        "format.date",
+                                                        "format.datetime"};
 
 ExprPtr node(ExprKind kind, std::int32_t pos) {
   auto e = std::make_unique<Expr>();

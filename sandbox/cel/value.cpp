@@ -290,6 +290,8 @@ std::string type_name(const Value& v) {
           return "net.IP";
         case OpaqueData::Type::Cidr:
           return "net.CIDR";
+        case OpaqueData::Type::Format:
+          return "kubernetes.NamedFormat";
       }
       return "opaque";
     case Kind::Error:
@@ -327,7 +329,9 @@ bool equals(const Value& a, const Value& b) {
       const OpaqueData& y = b.opaque_data();
       if (x.type != y.type) return false;
       if (x.type == OpaqueData::Type::Quantity) return x.nano == y.nano;
-      if (x.type == OpaqueData::Type::Url) return x.text == y.text;
+      if (x.type == OpaqueData::Type::Url || x.type == OpaqueData::Type::Format) {
+        return x.text == y.text;
+      }
       return x.addr == y.addr && x.prefix == y.prefix;
     }
     default:

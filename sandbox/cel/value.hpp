@@ -120,8 +120,8 @@ struct MapData {
 
 // The Kubernetes extension types. One struct for all of them keeps the code small.
 struct OpaqueData {
-  enum class Type : std::uint8_t { Quantity, Url, Ip, Cidr } type;
-  std::string text;  // the canonical string form
+  enum class Type : std::uint8_t { Quantity, Url, Ip, Cidr, Format } type;
+  std::string text;  // the canonical string form (a Format: its name)
   // Quantity: the value in nano-units.
   Int128 nano = 0;
   // Url: scheme, host (with port), hostname, port, escaped path, raw query.

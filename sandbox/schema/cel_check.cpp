@@ -14,27 +14,8 @@ using Kind = DeclType::Kind;
 
 // Functions of the Kubernetes 1.32 CEL environment for CRD rules that the sandbox does not
 // evaluate: a rule using one compiles (with a warning) and objects it checks are refused.
-const std::set<std::string> kLacking = {"format.dns1123Label",
-                                        "format.dns1123Subdomain",
-                                        "format.dns1035Label",
-                                        "format.qualifiedName",
-                                        "format.dns1123LabelPrefix",
-                                        "format.dns1123SubdomainPrefix",
-                                        "format.dns1035LabelPrefix",
-                                        "format.labelValue",
-                                        "format.uri",
-                                        "format.uuid",
-                                        "format.byte",
-                                        "format.date",
-                                        "format.datetime",
-                                        "format.named",
-                                        "validate",
-                                        "fieldSelector",
-                                        "labelSelector",
-                                        "math.greatest",
-                                        "math.least",
-                                        "base64.encode",
-                                        "base64.decode"};
+const std::set<std::string> kLacking = {"fieldSelector", "labelSelector", "math.greatest",
+                                        "math.least",    "base64.encode", "base64.decode"};
 
 // Result types of functions by name (receiver or global), where the name alone decides it.
 const std::map<std::string, Kind> kResults = {{"size", Kind::Int},

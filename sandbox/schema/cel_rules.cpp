@@ -20,6 +20,22 @@ bool blocks_rules(const FieldError& e) {
          e.reason == "FieldValueTypeInvalid";
 }
 
+// Whether any node of the schema has rules (the server builds no CEL validator otherwise, so
+// nothing is said about rules then).
+bool has_rules(const Json& schema) {
+  if (!schema.is_object()) return false;
+  const Json* list = member(schema, "x-kubernetes-validations");
+  if (list && list->is_array() && !list->empty()) return true;
+  if (const Json* props = properties_of(schema)) {
+    for (const Json& p : *props) {
+      if (has_rules(p)) return true;
+    }
+  }
+  if (const Json* items = items_of(schema); items && has_rules(*items)) return true;
+  Additional add = additional_of(schema);
+  return add.schema && has_rules(*add.schema);
+}
+
 std::string shown(const std::string& path) {
   return path.empty() ? "<nil>" : path;
 }
@@ -241,6 +257,7 @@ std::vector<FieldError> validate_rules(const Json& object, const Json* old, cons
                                        const std::vector<FieldError>& prior,
                                        std::vector<std::string>& warnings) {
   std::vector<FieldError> errors;
+  if (!detail::has_rules(schema)) return errors;
   for (const FieldError& e : prior) {
     if (detail::blocks_rules(e)) {
       errors.push_back(detail::invalid("<nil>", Json("null"),

@@ -317,7 +317,15 @@ nodes:
       pool_manifest("logical", "net-a", Json::array({{{"flavor", "cpu-64c"}, {"count", 1}}}),
                     Json::array({"Training", "Inference"}));
   logical["spec"]["type"] = "Logical";
-  // The sandbox does not evaluate CEL, so the operator must refuse it itself.
+  // The CRD's CEL rule refuses it at apply, as a real server does...
+  auto refused = h.client().create(kube::resources::resourcepools, "", logical);
+  REQUIRE_FALSE(refused);
+  CHECK_THAT(refused.error().describe(), Catch::Contains("a Logical pool accepts only Training"));
+  // ...and where the rule is missing (a CRD of an older release), the operator refuses it itself.
+  Json crd = h.get(kube::resources::customresourcedefinitions, "resourcepools.respool.io");
+  crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"].erase(
+      "x-kubernetes-validations");
+  REQUIRE(h.client().update(kube::resources::customresourcedefinitions, "", crd));
   h.apply(logical, kube::resources::resourcepools);
   REQUIRE(h.eventually([&] {
     for (const auto& c :

@@ -180,12 +180,30 @@ TEST_CASE("a rule using a function the sandbox lacks warns, and refuses what it 
   Json schema = json(R"j({"type": "object", "properties": {"spec": {"type": "object",
     "properties": {"n": {"type": "string"}},
     "x-kubernetes-validations": [
-      {"rule": "!format.dns1123Label().validate(self.n).hasValue()"}]}}})j");
+      {"rule": "has(self.n) && fieldSelector(self.n) == fieldSelector(self.n)"}]}}})j");
   std::vector<std::string> warnings;
   CHECK(check(schema, &warnings).empty());
   REQUIRE(warnings.size() == 1);
-  CHECK(warnings[0].find("format.dns1123Label") != std::string::npos);
+  CHECK(warnings[0].find("fieldSelector") != std::string::npos);
   auto errors = rules(json(R"j({"spec": {"n": "ok"}})j"), nullptr, schema);
   REQUIRE(errors.size() == 1);
   CHECK(errors[0].message.find("does not evaluate") != std::string::npos);
+}
+
+TEST_CASE("Kubernetes' format library validates names in rules and messages") {
+  Json schema = json(R"j({"type": "object", "properties": {"spec": {"type": "object",
+    "properties": {"n": {"type": "string"}},
+    "x-kubernetes-validations": [
+      {"rule": "!format.dns1123Label().validate(self.n).hasValue()",
+       "messageExpression": "format.dns1123Label().validate(self.n).value().join('; ')"},
+      {"rule": "format.named('qualifiedName').value().validate('a/b/c').hasValue()"}]}}})j");
+  CHECK(check(schema).empty());
+  CHECK(rules(json(R"j({"spec": {"n": "ok-name"}})j"), nullptr, schema).empty());
+  auto errors = rules(json(R"j({"spec": {"n": "Not.OK"}})j"), nullptr, schema);
+  REQUIRE(errors.size() == 1);
+  CHECK(errors[0].message ==
+        "Invalid value: \"object\": a lowercase RFC 1123 label must consist of lower case "
+        "alphanumeric characters or '-', and must start and end with an alphanumeric character "
+        "(e.g. 'my-name',  or '123-abc', regex used for validation is "
+        "'[a-z0-9]([-a-z0-9]*[a-z0-9])?')");
 }
