@@ -10,7 +10,7 @@ namespace {
 using cel::Expr;
 using cel::ExprKind;
 using cel::Macro;
-using Kind = DeclType::Kind;
+using DKind = DeclType::Kind;
 
 // Functions of the Kubernetes 1.32 CEL environment for CRD rules that the sandbox does not
 // evaluate: a rule using one compiles (with a warning) and objects it checks are refused.
@@ -18,74 +18,74 @@ const std::set<std::string> kLacking = {"fieldSelector", "labelSelector", "math.
                                         "math.least",    "base64.encode", "base64.decode"};
 
 // Result types of functions by name (receiver or global), where the name alone decides it.
-const std::map<std::string, Kind> kResults = {{"size", Kind::Int},
-                                              {"contains", Kind::Bool},
-                                              {"startsWith", Kind::Bool},
-                                              {"endsWith", Kind::Bool},
-                                              {"matches", Kind::Bool},
-                                              {"isSorted", Kind::Bool},
-                                              {"hasValue", Kind::Bool},
-                                              {"isURL", Kind::Bool},
-                                              {"isIP", Kind::Bool},
-                                              {"isCIDR", Kind::Bool},
-                                              {"isQuantity", Kind::Bool},
-                                              {"containsIP", Kind::Bool},
-                                              {"containsCIDR", Kind::Bool},
-                                              {"isGreaterThan", Kind::Bool},
-                                              {"isLessThan", Kind::Bool},
-                                              {"isInteger", Kind::Bool},
-                                              {"sets.contains", Kind::Bool},
-                                              {"sets.equivalent", Kind::Bool},
-                                              {"sets.intersects", Kind::Bool},
-                                              {"ip.isCanonical", Kind::Bool},
-                                              {"isUnspecified", Kind::Bool},
-                                              {"isLoopback", Kind::Bool},
-                                              {"isLinkLocalMulticast", Kind::Bool},
-                                              {"isLinkLocalUnicast", Kind::Bool},
-                                              {"isGlobalUnicast", Kind::Bool},
-                                              {"string", Kind::String},
-                                              {"lowerAscii", Kind::String},
-                                              {"upperAscii", Kind::String},
-                                              {"replace", Kind::String},
-                                              {"substring", Kind::String},
-                                              {"trim", Kind::String},
-                                              {"charAt", Kind::String},
-                                              {"join", Kind::String},
-                                              {"format", Kind::String},
-                                              {"find", Kind::String},
-                                              {"strings.quote", Kind::String},
-                                              {"reverse", Kind::String},
-                                              {"getScheme", Kind::String},
-                                              {"getHost", Kind::String},
-                                              {"getHostname", Kind::String},
-                                              {"getPort", Kind::String},
-                                              {"getEscapedPath", Kind::String},
-                                              {"int", Kind::Int},
-                                              {"uint", Kind::Uint},
-                                              {"double", Kind::Double},
-                                              {"bool", Kind::Bool},
-                                              {"bytes", Kind::Bytes},
-                                              {"indexOf", Kind::Int},
-                                              {"lastIndexOf", Kind::Int},
-                                              {"duration", Kind::Duration},
-                                              {"timestamp", Kind::Timestamp},
-                                              {"type", Kind::Type},
-                                              {"getFullYear", Kind::Int},
-                                              {"getMonth", Kind::Int},
-                                              {"getDate", Kind::Int},
-                                              {"getDayOfMonth", Kind::Int},
-                                              {"getDayOfWeek", Kind::Int},
-                                              {"getDayOfYear", Kind::Int},
-                                              {"getHours", Kind::Int},
-                                              {"getMinutes", Kind::Int},
-                                              {"getSeconds", Kind::Int},
-                                              {"getMilliseconds", Kind::Int},
-                                              {"sign", Kind::Int},
-                                              {"compareTo", Kind::Int},
-                                              {"asInteger", Kind::Int},
-                                              {"asApproximateFloat", Kind::Double},
-                                              {"family", Kind::Int},
-                                              {"prefixLength", Kind::Int}};
+const std::map<std::string, DKind> kResults = {{"size", DKind::Int},
+                                               {"contains", DKind::Bool},
+                                               {"startsWith", DKind::Bool},
+                                               {"endsWith", DKind::Bool},
+                                               {"matches", DKind::Bool},
+                                               {"isSorted", DKind::Bool},
+                                               {"hasValue", DKind::Bool},
+                                               {"isURL", DKind::Bool},
+                                               {"isIP", DKind::Bool},
+                                               {"isCIDR", DKind::Bool},
+                                               {"isQuantity", DKind::Bool},
+                                               {"containsIP", DKind::Bool},
+                                               {"containsCIDR", DKind::Bool},
+                                               {"isGreaterThan", DKind::Bool},
+                                               {"isLessThan", DKind::Bool},
+                                               {"isInteger", DKind::Bool},
+                                               {"sets.contains", DKind::Bool},
+                                               {"sets.equivalent", DKind::Bool},
+                                               {"sets.intersects", DKind::Bool},
+                                               {"ip.isCanonical", DKind::Bool},
+                                               {"isUnspecified", DKind::Bool},
+                                               {"isLoopback", DKind::Bool},
+                                               {"isLinkLocalMulticast", DKind::Bool},
+                                               {"isLinkLocalUnicast", DKind::Bool},
+                                               {"isGlobalUnicast", DKind::Bool},
+                                               {"string", DKind::String},
+                                               {"lowerAscii", DKind::String},
+                                               {"upperAscii", DKind::String},
+                                               {"replace", DKind::String},
+                                               {"substring", DKind::String},
+                                               {"trim", DKind::String},
+                                               {"charAt", DKind::String},
+                                               {"join", DKind::String},
+                                               {"format", DKind::String},
+                                               {"find", DKind::String},
+                                               {"strings.quote", DKind::String},
+                                               {"reverse", DKind::String},
+                                               {"getScheme", DKind::String},
+                                               {"getHost", DKind::String},
+                                               {"getHostname", DKind::String},
+                                               {"getPort", DKind::String},
+                                               {"getEscapedPath", DKind::String},
+                                               {"int", DKind::Int},
+                                               {"uint", DKind::Uint},
+                                               {"double", DKind::Double},
+                                               {"bool", DKind::Bool},
+                                               {"bytes", DKind::Bytes},
+                                               {"indexOf", DKind::Int},
+                                               {"lastIndexOf", DKind::Int},
+                                               {"duration", DKind::Duration},
+                                               {"timestamp", DKind::Timestamp},
+                                               {"type", DKind::Type},
+                                               {"getFullYear", DKind::Int},
+                                               {"getMonth", DKind::Int},
+                                               {"getDate", DKind::Int},
+                                               {"getDayOfMonth", DKind::Int},
+                                               {"getDayOfWeek", DKind::Int},
+                                               {"getDayOfYear", DKind::Int},
+                                               {"getHours", DKind::Int},
+                                               {"getMinutes", DKind::Int},
+                                               {"getSeconds", DKind::Int},
+                                               {"getMilliseconds", DKind::Int},
+                                               {"sign", DKind::Int},
+                                               {"compareTo", DKind::Int},
+                                               {"asInteger", DKind::Int},
+                                               {"asApproximateFloat", DKind::Double},
+                                               {"family", DKind::Int},
+                                               {"prefixLength", DKind::Int}};
 
 // Receiver functions that take only a string receiver.
 const std::set<std::string> kStringReceivers = {"contains",   "startsWith", "endsWith", "matches",
@@ -94,13 +94,13 @@ const std::set<std::string> kStringReceivers = {"contains",   "startsWith", "end
                                                 "findAll",    "format",     "reverse"};
 
 bool known(const TypePtr& t) {
-  return t && t->kind != Kind::Dyn;
+  return t && t->kind != DKind::Dyn;
 }
-bool is(const TypePtr& t, Kind k) {
+bool is(const TypePtr& t, DKind k) {
   return t && t->kind == k;
 }
 bool numeric(const TypePtr& t) {
-  return is(t, Kind::Int) || is(t, Kind::Uint) || is(t, Kind::Double);
+  return is(t, DKind::Int) || is(t, DKind::Uint) || is(t, DKind::Double);
 }
 
 class Checker {
@@ -145,7 +145,7 @@ class Checker {
 
   static TypePtr list_of(TypePtr elem) {
     auto t = std::make_shared<DeclType>();
-    t->kind = Kind::List;
+    t->kind = DKind::List;
     t->elem = elem ? elem : dyn_type();
     return t;
   }
@@ -153,19 +153,19 @@ class Checker {
   static TypePtr literal(const cel::Value& v) {
     switch (v.kind()) {
       case cel::Kind::Bool:
-        return simple_type(Kind::Bool);
+        return simple_type(DKind::Bool);
       case cel::Kind::Int:
-        return simple_type(Kind::Int);
+        return simple_type(DKind::Int);
       case cel::Kind::Uint:
-        return simple_type(Kind::Uint);
+        return simple_type(DKind::Uint);
       case cel::Kind::Double:
-        return simple_type(Kind::Double);
+        return simple_type(DKind::Double);
       case cel::Kind::String:
-        return simple_type(Kind::String);
+        return simple_type(DKind::String);
       case cel::Kind::Bytes:
-        return simple_type(Kind::Bytes);
+        return simple_type(DKind::Bytes);
       case cel::Kind::Null:
-        return simple_type(Kind::Null);
+        return simple_type(DKind::Null);
       default:
         return dyn_type();
     }
@@ -187,19 +187,19 @@ class Checker {
   TypePtr select(const Expr& e) {
     TypePtr t = check(*e.target);
     TypePtr field = dyn_type();
-    if (is(t, Kind::Object)) {
+    if (is(t, DKind::Object)) {
       auto it = t->fields.find(e.name);
       if (it == t->fields.end()) {
         error(e, "undefined field '" + e.name + "'");
       } else {
         field = it->second;
       }
-    } else if (is(t, Kind::Map)) {
+    } else if (is(t, DKind::Map)) {
       field = t->elem;
     } else if (known(t)) {
       error(e, "type '" + type_string(*t) + "' does not support field selection");
     }
-    if (e.test_only) return simple_type(Kind::Bool);
+    if (e.test_only) return simple_type(DKind::Bool);
     return e.optional ? dyn_type() : field;
   }
 
@@ -215,38 +215,39 @@ class Checker {
 
   // The result of an operator on known operand types; null when no overload fits.
   static TypePtr arithmetic(const std::string& op, const TypePtr& a, const TypePtr& b) {
-    Kind x = a->kind, y = b->kind;
+    DKind x = a->kind, y = b->kind;
     bool same = x == y;
     if (op == "_+_") {
-      if (same && (x == Kind::Int || x == Kind::Uint || x == Kind::Double || x == Kind::String ||
-                   x == Kind::Bytes || x == Kind::Duration))
+      if (same && (x == DKind::Int || x == DKind::Uint || x == DKind::Double ||
+                   x == DKind::String || x == DKind::Bytes || x == DKind::Duration))
         return a;
-      if (same && x == Kind::List) return a;
-      if ((x == Kind::Timestamp && y == Kind::Duration) ||
-          (x == Kind::Duration && y == Kind::Timestamp))
-        return simple_type(Kind::Timestamp);
+      if (same && x == DKind::List) return a;
+      if ((x == DKind::Timestamp && y == DKind::Duration) ||
+          (x == DKind::Duration && y == DKind::Timestamp))
+        return simple_type(DKind::Timestamp);
       return nullptr;
     }
     if (op == "_-_") {
-      if (same && (x == Kind::Int || x == Kind::Uint || x == Kind::Double || x == Kind::Duration))
+      if (same &&
+          (x == DKind::Int || x == DKind::Uint || x == DKind::Double || x == DKind::Duration))
         return a;
-      if (x == Kind::Timestamp && y == Kind::Duration) return a;
-      if (same && x == Kind::Timestamp) return simple_type(Kind::Duration);
+      if (x == DKind::Timestamp && y == DKind::Duration) return a;
+      if (same && x == DKind::Timestamp) return simple_type(DKind::Duration);
       return nullptr;
     }
-    if (op == "_%_") return same && (x == Kind::Int || x == Kind::Uint) ? a : nullptr;
-    return same && (x == Kind::Int || x == Kind::Uint || x == Kind::Double) ? a : nullptr;
+    if (op == "_%_") return same && (x == DKind::Int || x == DKind::Uint) ? a : nullptr;
+    return same && (x == DKind::Int || x == DKind::Uint || x == DKind::Double) ? a : nullptr;
   }
 
   static bool comparable(const TypePtr& a, const TypePtr& b) {
     if (numeric(a) && numeric(b)) return true;
     if (a->kind != b->kind) return false;
     switch (a->kind) {
-      case Kind::Bool:
-      case Kind::String:
-      case Kind::Bytes:
-      case Kind::Duration:
-      case Kind::Timestamp:
+      case DKind::Bool:
+      case DKind::String:
+      case DKind::Bytes:
+      case DKind::Duration:
+      case DKind::Timestamp:
         return true;
       default:
         return false;
@@ -272,23 +273,23 @@ class Checker {
       all_known = all_known && known(a);
     if (fn == "_&&_" || fn == "_||_" || fn == "!_") {
       for (const TypePtr& a : args) {
-        if (known(a) && !is(a, Kind::Bool)) {
+        if (known(a) && !is(a, DKind::Bool)) {
           no_overload(e, args, nullptr);
           break;
         }
       }
-      return simple_type(Kind::Bool);
+      return simple_type(DKind::Bool);
     }
     if (fn == "_==_" || fn == "_!=_") {
-      if (all_known && args[0]->kind != args[1]->kind && !is(args[0], Kind::Null) &&
-          !is(args[1], Kind::Null)) {
+      if (all_known && args[0]->kind != args[1]->kind && !is(args[0], DKind::Null) &&
+          !is(args[1], DKind::Null)) {
         no_overload(e, args, nullptr);
       }
-      return simple_type(Kind::Bool);
+      return simple_type(DKind::Bool);
     }
     if (fn == "_<_" || fn == "_<=_" || fn == "_>_" || fn == "_>=_") {
       if (all_known && !comparable(args[0], args[1])) no_overload(e, args, nullptr);
-      return simple_type(Kind::Bool);
+      return simple_type(DKind::Bool);
     }
     if (fn == "_+_" || fn == "_-_" || fn == "_*_" || fn == "_/_" || fn == "_%_") {
       if (!all_known) return dyn_type();
@@ -297,19 +298,19 @@ class Checker {
       return r ? r : dyn_type();
     }
     if (fn == "-_") {
-      if (all_known && !is(args[0], Kind::Int) && !is(args[0], Kind::Double)) {
+      if (all_known && !is(args[0], DKind::Int) && !is(args[0], DKind::Double)) {
         no_overload(e, args, nullptr);
       }
       return args[0];
     }
-    if (fn == "@in") return simple_type(Kind::Bool);
+    if (fn == "@in") return simple_type(DKind::Bool);
     if (fn == "_?_:_") {
-      if (known(args[0]) && !is(args[0], Kind::Bool)) no_overload(e, args, nullptr);
+      if (known(args[0]) && !is(args[0], DKind::Bool)) no_overload(e, args, nullptr);
       if (all_known && args[1]->kind == args[2]->kind) return args[1];
       return dyn_type();
     }
     if (fn == "_[_]" || fn == "_[?_]") {
-      if (is(args[0], Kind::List) || is(args[0], Kind::Map)) {
+      if (is(args[0], DKind::List) || is(args[0], DKind::Map)) {
         return fn == "_[_]" ? args[0]->elem : dyn_type();
       }
       if (known(args[0])) no_overload(e, args, nullptr);
@@ -327,15 +328,15 @@ class Checker {
       }
       return dyn_type();
     }
-    if (e.target && kStringReceivers.count(fn) && known(target) && !is(target, Kind::String)) {
+    if (e.target && kStringReceivers.count(fn) && known(target) && !is(target, DKind::String)) {
       no_overload(e, args, &target);
       return dyn_type();
     }
-    if ((fn == "sum" || fn == "min" || fn == "max") && is(target, Kind::List)) {
+    if ((fn == "sum" || fn == "min" || fn == "max") && is(target, DKind::List)) {
       return target->elem;
     }
     if ((fn == "split" || fn == "findAll") && e.target) {
-      return list_of(simple_type(Kind::String));
+      return list_of(simple_type(DKind::String));
     }
     auto it = kResults.find(fn);
     if (it != kResults.end()) return simple_type(it->second);
@@ -349,11 +350,11 @@ class Checker {
       var = range;
     } else if (e.macro == Macro::OptMap || e.macro == Macro::OptFlatMap) {
       var = dyn_type();
-    } else if (is(range, Kind::List)) {
-      var = e.var2.empty() ? range->elem : simple_type(Kind::Int);
+    } else if (is(range, DKind::List)) {
+      var = e.var2.empty() ? range->elem : simple_type(DKind::Int);
       var2 = range->elem;
-    } else if (is(range, Kind::Map)) {
-      var = simple_type(Kind::String);
+    } else if (is(range, DKind::Map)) {
+      var = simple_type(DKind::String);
       var2 = range->elem;
     } else if (known(range)) {
       error(*e.args[0], "expression of type '" + type_string(*range) +
@@ -370,7 +371,7 @@ class Checker {
       case Macro::All:
       case Macro::Exists:
       case Macro::ExistsOne:
-        return simple_type(Kind::Bool);
+        return simple_type(DKind::Bool);
       case Macro::Map:
       case Macro::TransformList:
         return list_of(steps[0]);

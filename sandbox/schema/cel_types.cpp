@@ -9,7 +9,7 @@ namespace respool::sandbox::schema::detail {
 namespace {
 
 using cel::Value;
-using Kind = DeclType::Kind;
+using DKind = DeclType::Kind;
 
 const std::set<std::string> kCelKeywords = {
     "true",     "false",   "null",      "in",       "as",  "break",  "const",
@@ -18,12 +18,12 @@ const std::set<std::string> kCelKeywords = {
 
 TypePtr object_of(std::map<std::string, TypePtr> fields) {
   auto t = std::make_shared<DeclType>();
-  t->kind = Kind::Object;
+  t->kind = DKind::Object;
   t->fields = std::move(fields);
   return t;
 }
 
-TypePtr container(Kind kind, TypePtr elem) {
+TypePtr container(DKind kind, TypePtr elem) {
   auto t = std::make_shared<DeclType>();
   t->kind = kind;
   t->elem = std::move(elem);
@@ -84,7 +84,7 @@ TypePtr dyn_type() {
   return t;
 }
 
-TypePtr simple_type(Kind kind) {
+TypePtr simple_type(DKind kind) {
   auto t = std::make_shared<DeclType>();
   t->kind = kind;
   return t;
@@ -92,33 +92,33 @@ TypePtr simple_type(Kind kind) {
 
 std::string type_string(const DeclType& t) {
   switch (t.kind) {
-    case Kind::Dyn:
+    case DKind::Dyn:
       return "dyn";
-    case Kind::Bool:
+    case DKind::Bool:
       return "bool";
-    case Kind::Int:
+    case DKind::Int:
       return "int";
-    case Kind::Uint:
+    case DKind::Uint:
       return "uint";
-    case Kind::Double:
+    case DKind::Double:
       return "double";
-    case Kind::String:
+    case DKind::String:
       return "string";
-    case Kind::Bytes:
+    case DKind::Bytes:
       return "bytes";
-    case Kind::Duration:
+    case DKind::Duration:
       return "google.protobuf.Duration";
-    case Kind::Timestamp:
+    case DKind::Timestamp:
       return "google.protobuf.Timestamp";
-    case Kind::Null:
+    case DKind::Null:
       return "null_type";
-    case Kind::List:
+    case DKind::List:
       return "list(" + type_string(*t.elem) + ")";
-    case Kind::Map:
+    case DKind::Map:
       return "map(string, " + type_string(*t.elem) + ")";
-    case Kind::Object:
+    case DKind::Object:
       return "object";
-    case Kind::Type:
+    case DKind::Type:
       return "type";
   }
   return "dyn";
@@ -161,31 +161,31 @@ TypePtr schema_type(const Json& schema, bool resource_root) {
         if (escaped) fields[*escaped] = schema_type(it.value(), embedded(it.value()));
       }
     } else if (Additional add = additional_of(schema); add.schema) {
-      return container(Kind::Map, schema_type(*add.schema, embedded(*add.schema)));
+      return container(DKind::Map, schema_type(*add.schema, embedded(*add.schema)));
     } else if (preserves_unknown(schema) && !resource_root) {
       return dyn_type();
     }
     if (resource_root) {
-      fields["apiVersion"] = simple_type(Kind::String);
-      fields["kind"] = simple_type(Kind::String);
+      fields["apiVersion"] = simple_type(DKind::String);
+      fields["kind"] = simple_type(DKind::String);
       fields["metadata"] = schema_type(kMetadataSchema, false);
     }
     return object_of(std::move(fields));
   }
   if (type == "array") {
     const Json* items = items_of(schema);
-    return container(Kind::List, items ? schema_type(*items, embedded(*items)) : dyn_type());
+    return container(DKind::List, items ? schema_type(*items, embedded(*items)) : dyn_type());
   }
   if (type == "string") {
     std::string format = string_member(schema, "format");
-    if (format == "byte") return simple_type(Kind::Bytes);
-    if (format == "duration") return simple_type(Kind::Duration);
-    if (format == "date" || format == "date-time") return simple_type(Kind::Timestamp);
-    return simple_type(Kind::String);
+    if (format == "byte") return simple_type(DKind::Bytes);
+    if (format == "duration") return simple_type(DKind::Duration);
+    if (format == "date" || format == "date-time") return simple_type(DKind::Timestamp);
+    return simple_type(DKind::String);
   }
-  if (type == "integer") return simple_type(Kind::Int);
-  if (type == "number") return simple_type(Kind::Double);
-  if (type == "boolean") return simple_type(Kind::Bool);
+  if (type == "integer") return simple_type(DKind::Int);
+  if (type == "number") return simple_type(DKind::Double);
+  if (type == "boolean") return simple_type(DKind::Bool);
   return dyn_type();
 }
 
