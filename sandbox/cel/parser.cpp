@@ -399,9 +399,9 @@ class Parser {
     if (kReserved.count(id.text)) fail(id.pos, "reserved identifier: " + id.text);
     std::string name = leading_dot ? "." + id.text : id.text;
     if (punct("(")) {
-      take();
+      std::int32_t open = take().pos;  // cel-go places a global call at its '('
       auto args = arguments(")");
-      return global_call(id.pos, leading_dot ? id.text : name, std::move(args));
+      return global_call(open, leading_dot ? id.text : name, std::move(args));
     }
     auto e = node(ExprKind::Ident, id.pos);
     e->name = std::move(name);
