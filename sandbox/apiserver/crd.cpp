@@ -299,7 +299,7 @@ Json crd_status(const Json& crd, const std::vector<const Json*>& others, const s
     if (old_conditions.is_array()) {
       for (const Json& o : old_conditions) {
         if (o.is_object() && o.value("type", std::string()) == type &&
-            o.value("status", std::string()) == c["status"]) {
+            Json(o.value("status", std::string())) == c["status"]) {
           c["lastTransitionTime"] = o.value("lastTransitionTime", now);
         }
       }

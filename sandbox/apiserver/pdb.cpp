@@ -74,7 +74,7 @@ Json pdb_status(const Json& pdb, const std::vector<const Json*>& pods, runtime::
   if (old.contains("conditions") && old["conditions"].is_array()) {
     for (const Json& c : old["conditions"]) {
       if (c.is_object() && c.value("type", std::string()) == "DisruptionAllowed" &&
-          c.value("status", std::string()) == condition["status"]) {
+          Json(c.value("status", std::string())) == condition["status"]) {
         condition["lastTransitionTime"] = c.value("lastTransitionTime", Json());
       }
     }
