@@ -105,7 +105,9 @@ std::string go_float(double d) {
   std::string out = d < 0 ? "-" : "";
   if (exp < -4 || exp >= 21) {
     out += digits.substr(0, 1);
-    if (digits.size() > 1) out += "." + digits.substr(1);
+    // Two appends, not `"." + digits.substr(1)`: GCC 12 at -O3 reports a false -Wrestrict on
+    // that (GCC bug 105329).
+    if (digits.size() > 1) out.append(1, '.').append(digits, 1);
     char ebuf[16];
     std::snprintf(ebuf, sizeof ebuf, "e%c%02d", exp < 0 ? '-' : '+', std::abs(exp));
     return out + ebuf;
