@@ -14,13 +14,16 @@ namespace {
 
 const char* kUsage =
     "usage: respool-sandbox [--state-dir DIR] [--port N] [--insecure-http] [--token T]\n"
-    "                       [--no-simulator] [--nodes FILE] [--time-scale F] [--help]\n"
+    "                       [--authorization-mode M] [--no-simulator] [--nodes FILE]\n"
+    "                       [--time-scale F] [--help]\n"
     "Serves the Kubernetes API of the respool sandbox on 127.0.0.1 and prints the path of the\n"
     "kubeconfig it wrote (cluster, user and context \"sandbox\").\n"
     "  --state-dir DIR   where the kubeconfig and CA go (default: a new temporary directory)\n"
     "  --port N          port to listen on (default: any free port)\n"
     "  --insecure-http   plain HTTP instead of HTTPS\n"
     "  --token T         the bearer token to accept (default: a random one)\n"
+    "  --authorization-mode RBAC|AlwaysAllow  RBAC (default) as a real server, or allow every\n"
+    "                    authenticated request (the sandbox's own token is an admin either way)\n"
     "  --no-simulator    the bare API server: no simulated nodes, kubelets or controllers\n"
     "  --nodes FILE      free nodes for the simulator to register (sandbox/README.md)\n"
     "  --time-scale F    simulated time runs F times faster than real time (default 1)\n";
@@ -62,6 +65,11 @@ int main(int argc, char** argv) {
     } else if (arg == "--token") {
       if (!value(v) || v.empty()) return usage_error("--token needs a value");
       options.token = v;
+    } else if (arg == "--authorization-mode") {
+      if (!value(v) || (v != "RBAC" && v != "AlwaysAllow")) {
+        return usage_error("--authorization-mode is RBAC or AlwaysAllow");
+      }
+      options.authorization = v == "RBAC";
     } else if (arg == "--no-simulator") {
       simulator = false;
     } else if (arg == "--nodes") {

@@ -104,6 +104,7 @@ std::expected<std::unique_ptr<ApiServer>, std::string> ApiServer::start(ApiServe
   }
   DispatcherOptions dopts;
   dopts.token = impl->token;
+  dopts.authorization = options.authorization;
   dopts.max_body_bytes = options.max_body_bytes;
   dopts.default_watch_timeout = options.default_watch_timeout;
   impl->dispatcher = std::make_unique<Dispatcher>(*impl->engine, impl->faults, impl->counts, dopts);

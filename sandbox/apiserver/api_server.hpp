@@ -27,6 +27,9 @@ struct ApiServerOptions {
   std::size_t watch_history = 10'000;  // events kept for watches that resume from the past
   std::chrono::seconds default_watch_timeout{1800};  // when the client gives no timeoutSeconds
   std::size_t max_body_bytes = 3 * 1024 * 1024;
+  // RBAC (the default) or off: every authenticated request allowed (--authorization-mode
+  // AlwaysAllow). The sandbox's own token is in system:masters either way.
+  bool authorization = true;
 };
 
 class ApiServer {

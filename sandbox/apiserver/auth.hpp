@@ -1,28 +1,44 @@
 #pragma once
-// Authentication (bearer token, client certificate, else system:anonymous) and the little
-// authorization the sandbox does: authenticated users may do everything; anonymous requests
-// get what RBAC's system:public-info-viewer grants (/version, /healthz, /livez, /readyz).
+// Authentication: a bearer token (the sandbox's own, or one it issued), a client certificate
+// signed by the sandbox's CA (CN user, O groups), else system:anonymous. Authorization is
+// rbac/authorizer.hpp's.
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "operator/http/server.hpp"
-#include "sandbox/apiserver/errors.hpp"
-#include "sandbox/apiserver/request_info.hpp"
+#include "sandbox/apiserver/rbac/tokens.hpp"
 
 namespace respool::sandbox {
+
+class Engine;
 
 struct User {
   std::string name;
   std::vector<std::string> groups;
+  std::string uid;
   bool anonymous() const { return name == "system:anonymous"; }
 };
 
-// nullopt: credentials were presented and are wrong (401).
-std::optional<User> authenticate(const http::ServerRequest& request, const std::string& token);
+// A ServiceAccount's user: system:serviceaccount:NS:NAME in system:serviceaccounts,
+// system:serviceaccounts:NS and system:authenticated.
+User service_account_user(const std::string& ns, const std::string& name, const std::string& uid);
 
-// A 403 Status when the user may not do this, as RBAC words it.
-std::optional<ApiError> authorize(const User& user, const RequestInfo& info);
+class Authenticator {
+ public:
+  Authenticator(std::string admin_token, Engine& engine, const rbac::TokenIssuer& issuer)
+      : admin_token_(std::move(admin_token)), engine_(engine), issuer_(issuer) {}
+  // nullopt: credentials were presented and are wrong (401).
+  std::optional<User> authenticate(const http::ServerRequest& request) const;
+  // The user a bearer token stands for (TokenReview), if any.
+  std::optional<User> token_user(std::string_view token) const;
+
+ private:
+  std::string admin_token_;
+  Engine& engine_;
+  const rbac::TokenIssuer& issuer_;
+};
 
 }  // namespace respool::sandbox

@@ -1,6 +1,6 @@
 #pragma once
-// The built-in kinds served (core/v1, apps/v1, batch/v1, policy/v1, coordination.k8s.io/v1,
-// events.k8s.io/v1, apiextensions.k8s.io/v1).
+// The built-in kinds served: every group and kind of kube-apiserver v1.32 (builtin_types.cpp has
+// one row per resource).
 
 #include <string>
 #include <vector>
@@ -10,6 +10,7 @@
 namespace respool::sandbox {
 
 std::vector<ResourceType> builtin_types();
-std::vector<std::string> builtin_group_order();
+// The built-in groups in the order of /apis, each with its versions (preferred first).
+const std::vector<GroupVersions>& builtin_groups();
 
 }  // namespace respool::sandbox

@@ -39,7 +39,7 @@ OJson resource_list(const Registry& registry, const std::string& group,
     r["verbs"] = t->verbs;
     if (!t->short_names.empty()) r["shortNames"] = t->short_names;
     if (!t->categories.empty()) r["categories"] = t->categories;
-    r["storageVersionHash"] = t->storage_version_hash;
+    if (!t->storage_version_hash.empty()) r["storageVersionHash"] = t->storage_version_hash;
     resources.push_back(std::move(r));
     for (const SubresourceInfo& s : t->subresources) {
       OJson sub;

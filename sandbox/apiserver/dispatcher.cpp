@@ -36,7 +36,14 @@ bool under(const std::string& path, const char* prefix) {
 
 Dispatcher::Dispatcher(Engine& engine, FaultInjector& faults, RequestCounts& counts,
                        DispatcherOptions options)
-    : engine_(engine), faults_(faults), counts_(counts), options_(std::move(options)) {}
+    : engine_(engine),
+      faults_(faults),
+      counts_(counts),
+      options_(std::move(options)),
+      authenticator_(options_.token, engine, tokens_),
+      authorizer_(engine) {
+  authorizer_.set_enabled(options_.authorization);
+}
 
 void Dispatcher::set_server_address(std::string address) {
   std::lock_guard lock(address_mu_);
@@ -77,12 +84,18 @@ void Dispatcher::handle(const http::ServerRequest& request, http::Responder& res
 
 void Dispatcher::route(const http::ServerRequest& request, const http::Target& target,
                        const RequestInfo& info, http::Responder& responder) {
-  auto user = authenticate(request, options_.token);
+  auto user = authenticator_.authenticate(request);
   if (!user) {
     responder.respond(error_response(unauthorized()));
     return;
   }
-  if (auto denied = authorize(*user, info)) {
+  auto acting = authorizer_.impersonate(request.headers, *user);
+  if (!acting) {
+    responder.respond(error_response(acting.error()));
+    return;
+  }
+  user = *acting;
+  if (auto denied = authorizer_.check(*user, info)) {
     responder.respond(error_response(*denied));
     return;
   }
@@ -102,7 +115,7 @@ void Dispatcher::route(const http::ServerRequest& request, const http::Target& t
     }
   }
   if (info.resource_request) {
-    this->resource(request, target, info, responder);
+    this->resource(request, target, info, *user, responder);
     return;
   }
   non_resource(request, target, info, responder);

@@ -9,8 +9,10 @@
 #include <string>
 
 #include "operator/http/server.hpp"
+#include "sandbox/apiserver/auth.hpp"
 #include "sandbox/apiserver/engine.hpp"
 #include "sandbox/apiserver/faults.hpp"
+#include "sandbox/apiserver/rbac/authorizer.hpp"
 #include "sandbox/apiserver/request_counts.hpp"
 #include "sandbox/apiserver/request_info.hpp"
 
@@ -21,6 +23,7 @@ struct DispatcherOptions {
   std::size_t max_body_bytes = 3 * 1024 * 1024;
   std::chrono::seconds default_watch_timeout{1800};
   std::string server_address;  // host:port, for /api's serverAddressByClientCIDRs
+  bool authorization = true;   // false: every authenticated request is allowed (AlwaysAllow)
 };
 
 class Dispatcher {
@@ -40,12 +43,15 @@ class Dispatcher {
   void non_resource(const http::ServerRequest& request, const http::Target& target,
                     const RequestInfo& info, http::Responder& responder);
   void resource(const http::ServerRequest& request, const http::Target& target,
-                const RequestInfo& info, http::Responder& responder);
+                const RequestInfo& info, const User& user, http::Responder& responder);
 
   Engine& engine_;
   FaultInjector& faults_;
   RequestCounts& counts_;
   DispatcherOptions options_;
+  rbac::TokenIssuer tokens_;
+  Authenticator authenticator_;
+  Authorizer authorizer_;
   std::atomic<bool> stopping_{false};
   mutable std::mutex address_mu_;
   std::string server_address_;

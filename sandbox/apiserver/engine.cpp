@@ -62,6 +62,7 @@ void Engine::bootstrap() {
     Json obj = {{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", name}}}};
     (void)create_locked(*ns, "", std::move(obj), WriteOptions{});
   }
+  bootstrap_rbac();
 }
 
 Result<StoredObject> Engine::get(const ResourceType& type, const std::string& ns,
@@ -176,7 +177,7 @@ Result<ListResult> Engine::list(const ResourceType& type, const std::string& ns,
 }
 
 Json Engine::present(const ResourceType& type, const Json& stored) const {
-  if (type.id == KindId::EventV1) return kinds::event_to_v1(stored);
+  if (type.converted) return kinds::from_storage(type, stored);
   if (type.custom() && stored.is_object() &&
       stored.value("apiVersion", std::string()) != type.api_version()) {
     Json copy = stored;
@@ -188,7 +189,7 @@ Json Engine::present(const ResourceType& type, const Json& stored) const {
 
 std::shared_ptr<const std::string> Engine::present_text(const ResourceType& type,
                                                         const StoredObject& stored) const {
-  if (type.id != KindId::EventV1 &&
+  if (!type.converted &&
       !(type.custom() && stored.obj->value("apiVersion", std::string()) != type.api_version())) {
     return stored.text;
   }
@@ -198,7 +199,7 @@ std::shared_ptr<const std::string> Engine::present_text(const ResourceType& type
 TypePtr Engine::type_of_storage(const std::string& storage) const {
   TypePtr best;
   for (const TypePtr& t : registry_.by_storage(storage)) {
-    if (!best || t->id != KindId::EventV1) best = t;
+    if (!best || !t->converted) best = t;
   }
   return best;
 }
@@ -278,6 +279,9 @@ void Engine::after_change(const ResourceType& type, const Json* before, const Js
         for (const std::string& storage : {name})
           store_.drop(storage);
       }
+      break;
+    case KindId::ClusterRole:
+      aggregate_cluster_roles();
       break;
     case KindId::Namespace:
       if (after && !before) {

@@ -166,6 +166,10 @@ class Engine {
   void remove_finalizer(const ResourceType& type, const std::string& key,
                         const std::string& finalizer);
   TypePtr type_of_storage(const std::string& storage) const;
+  // rbac/aggregation.cpp: the clusterrole-aggregation controller and the bootstrap policy.
+  void aggregate_cluster_roles();
+  void bootstrap_rbac();
+  bool aggregating_ = false;
 
   runtime::Clock& clock_;
   Store store_;

@@ -270,7 +270,7 @@ void Engine::remove_finalizer(const ResourceType& type, const std::string& key,
 void Engine::cleanup_namespace(const std::string& ns) {
   std::vector<std::pair<TypePtr, std::string>> targets;
   for (const TypePtr& type : registry_.all()) {
-    if (!type->namespaced || type->id == KindId::EventV1) continue;
+    if (!type->namespaced || type->converted || !type->stored) continue;
     auto coll = store_.find(type->storage);
     if (!coll) continue;
     std::string prefix = ns + "/";

@@ -129,7 +129,7 @@ Result<WriteResult> Engine::create_locked(const ResourceType& type, const std::s
   if (type.terminating) {
     return std::unexpected(method_not_supported(type.gr(), "create"));
   }
-  if (type.id == KindId::EventV1) body = kinds::event_from_v1(body);
+  if (type.converted) body = kinds::to_storage(type, body);
   Json& meta = body["metadata"];
   std::string body_ns = meta.value("namespace", std::string());
   if (type.namespaced) {
@@ -205,7 +205,7 @@ Result<WriteResult> Engine::update_locked(const ResourceType& type, const std::s
                                           const std::string& subresource, bool from_patch) {
   if (auto e = kinds::decode_check(type, body)) return std::unexpected(*e);
   if (auto e = check_type_meta(type, body)) return std::unexpected(*e);
-  if (type.id == KindId::EventV1) body = kinds::event_from_v1(body);
+  if (type.converted) body = kinds::to_storage(type, body);
   Json& meta = body["metadata"];
   std::string body_name = meta.value("name", std::string());
   if (!body_name.empty() && body_name != name) {
@@ -220,8 +220,7 @@ Result<WriteResult> Engine::update_locked(const ResourceType& type, const std::s
   std::string key = Store::key(type.namespaced ? ns : "", name);
   const StoredObject* current = store_.get(type.storage, key);
   if (!current) {
-    bool create_on_update = type.id == KindId::Event || type.id == KindId::Lease;
-    if (create_on_update && subresource.empty()) {
+    if (type.create_on_update && subresource.empty()) {
       meta["name"] = name;
       meta.erase("resourceVersion");
       return create_locked(type, ns, std::move(body), options);
@@ -253,8 +252,27 @@ Result<WriteResult> Engine::update_locked(const ResourceType& type, const std::s
                         "deletionGracePeriodSeconds", "generation"}) {
     if (old["metadata"].contains(f)) meta[f] = old["metadata"][f];
   }
-  if (subresource == "status") {
+  if (subresource == "status" || subresource == "approval") {
     kinds::prepare_status_update(type, body, old);
+  } else if (subresource == "ephemeralcontainers") {
+    // pods/ephemeralcontainers: only spec.ephemeralContainers comes from the request.
+    Json merged = old;
+    merged["metadata"]["resourceVersion"] = body["metadata"].value("resourceVersion", "");
+    const Json spec = body.value("spec", Json::object());
+    if (spec.is_object() && spec.contains("ephemeralContainers")) {
+      merged["spec"]["ephemeralContainers"] = spec["ephemeralContainers"];
+    } else {
+      merged["spec"].erase("ephemeralContainers");
+    }
+    body = std::move(merged);
+  } else if (subresource == "finalize") {
+    // namespaces/finalize: only spec.finalizers comes from the request.
+    Json merged = old;
+    merged["metadata"]["resourceVersion"] = body["metadata"].value("resourceVersion", "");
+    merged["spec"]["finalizers"] = body.contains("spec") && body["spec"].is_object()
+                                       ? body["spec"].value("finalizers", Json::array())
+                                       : Json::array();
+    body = std::move(merged);
   } else {
     kinds::prepare_update(type, body, old);
     if (type.id == KindId::CustomResourceDefinition) crd_prepare_update(body, old);

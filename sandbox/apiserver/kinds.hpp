@@ -21,6 +21,18 @@ std::optional<ApiError> decode_check(const ResourceType& type, const Json& obj);
 // Defaults and server-set fields of a new object (namespace finalizers and phase, pod status
 // Pending and spec defaults, Job selector, Service cluster IP, ...).
 void prepare_create(const ResourceType& type, Json& obj, runtime::TimePoint now);
+// What a built-in kind's row declares (kinds_builtin.cpp): its defaults and pod-template
+// defaults, applied to every object written (as decoding defaults them), and the status a create
+// starts from.
+void apply_defaults(const ResourceType& type, Json& obj);
+void start_status(const ResourceType& type, Json& obj);
+// The pod defaults of `parent`'s "template" (a pod template spec).
+void default_pod_template(Json& parent);
+// A type's objects as stored (for types shown converted: events.k8s.io/v1 Events, autoscaling/v1
+// HorizontalPodAutoscalers) and back.
+Json to_storage(const ResourceType& type, const Json& obj);
+Json from_storage(const ResourceType& type, const Json& stored);
+
 // An update through the main endpoint: what it may not change is taken from `old`.
 void prepare_update(const ResourceType& type, Json& obj, const Json& old);
 // An update through /status: only status (and, for built-ins, metadata) is taken from `obj`.

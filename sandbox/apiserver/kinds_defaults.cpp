@@ -168,7 +168,13 @@ void prepare_job(Json& obj) {
 
 }  // namespace
 
+void default_pod_template(Json& parent) {
+  default_template(parent);
+}
+
 void prepare_create(const ResourceType& type, Json& obj, runtime::TimePoint now) {
+  apply_defaults(type, obj);
+  start_status(type, obj);
   Json& meta = obj["metadata"];
   switch (type.id) {
     case KindId::Namespace: {
@@ -249,17 +255,14 @@ void prepare_create(const ResourceType& type, Json& obj, runtime::TimePoint now)
     case KindId::Lease:
       if (!obj.contains("spec")) obj["spec"] = Json::object();
       break;
-    case KindId::CustomResourceDefinition:
-    case KindId::EventV1:
-    case KindId::ConfigMap:
-    case KindId::ServiceAccount:
-    case KindId::Custom:
+    default:
       break;
   }
   (void)now;
 }
 
 void prepare_update(const ResourceType& type, Json& obj, const Json& old) {
+  apply_defaults(type, obj);
   if (type.status_subresource) {
     if (old.contains("status")) {
       obj["status"] = old["status"];
@@ -326,7 +329,7 @@ void prepare_status_update(const ResourceType& type, Json& obj, const Json& old)
 }
 
 bool spec_changed(const ResourceType& type, const Json& obj, const Json& old) {
-  if (type.custom()) {
+  if (type.custom() || type.id == KindId::Builtin) {
     // Every change outside metadata (and status, when it is a subresource) is a spec change.
     for (auto it = obj.begin(); it != obj.end(); ++it) {
       const std::string& k = it.key();

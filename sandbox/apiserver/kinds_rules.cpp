@@ -24,6 +24,15 @@ std::optional<std::string> check_dns_1035(const std::string& name) {
   return std::nullopt;
 }
 
+// path.IsValidPathSegmentName, the rule of RBAC object names ("system:discovery").
+std::optional<std::string> check_path_segment(const std::string& name) {
+  if (name == "." || name == "..") return "may not be '" + name + "'";
+  for (const char* bad : {"/", "%"}) {
+    if (name.find(bad) != std::string::npos) return std::string("may not contain '") + bad + "'";
+  }
+  return std::nullopt;
+}
+
 std::vector<std::string> check_qualified_name(const std::string& key) {
   std::vector<std::string> errs;
   std::string name = key;
@@ -54,14 +63,23 @@ void validate_metadata(const ResourceType& type, const Json& meta, std::vector<C
   std::string name = meta.value("name", std::string());
   if (name.empty()) {
     out.push_back(field_required("metadata.name", "name or generateName is required"));
-  } else if (type.id != KindId::CustomResourceDefinition) {
+  } else {
     std::optional<std::string> bad;
-    if (type.id == KindId::Namespace) {
-      bad = check_dns_label(name);
-    } else if (type.id == KindId::Service) {
-      bad = check_dns_1035(name);
-    } else {
-      bad = check_dns_subdomain(name);
+    switch (type.name_rule) {
+      case NameRule::Label:
+        bad = check_dns_label(name);
+        break;
+      case NameRule::Rfc1035:
+        bad = check_dns_1035(name);
+        break;
+      case NameRule::PathSegment:
+        bad = check_path_segment(name);
+        break;
+      case NameRule::Subdomain:
+        bad = check_dns_subdomain(name);
+        break;
+      case NameRule::None:
+        break;
     }
     if (bad) out.push_back(field_invalid("metadata.name", name, *bad));
   }

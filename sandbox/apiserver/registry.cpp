@@ -31,7 +31,7 @@ std::string storage_version_hash(const std::string& group, const std::string& ve
 Registry::Registry() {
   for (ResourceType& t : builtin_types())
     builtin_.push_back(std::make_shared<ResourceType>(t));
-  builtin_group_order_ = builtin_group_order();
+  builtin_groups_ = builtin_groups();
 }
 
 TypePtr Registry::find(std::string_view group, std::string_view version,
@@ -122,9 +122,7 @@ std::tuple<int, int, int, std::string> version_rank(const std::string& v) {
 
 std::vector<GroupVersions> Registry::groups() const {
   std::shared_lock lock(mu_);
-  std::vector<GroupVersions> out;
-  for (const std::string& g : builtin_group_order_)
-    out.push_back({g, {"v1"}});
+  std::vector<GroupVersions> out = builtin_groups_;
   std::map<std::string, std::set<std::string>> custom_groups;
   for (const auto& [name, types] : custom_) {
     for (const TypePtr& t : types)

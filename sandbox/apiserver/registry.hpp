@@ -13,9 +13,11 @@
 
 namespace respool::sandbox {
 
-// Which built-in semantics a type gets (defaulting, validation, field selectors, tables).
+// Which built-in semantics a type gets in code (defaulting, validation, field selectors, tables).
+// Kinds whose behaviour is all in their row of builtin_types.cpp are `Builtin`.
 enum class KindId {
   Custom,
+  Builtin,
   Namespace,
   Node,
   Pod,
@@ -31,7 +33,40 @@ enum class KindId {
   Lease,
   PodDisruptionBudget,
   CustomResourceDefinition,
+  ReplicaSet,
+  StatefulSet,
+  ReplicationController,
+  CronJob,
+  HorizontalPodAutoscaler,    // autoscaling/v2, the stored form
+  HorizontalPodAutoscalerV1,  // autoscaling/v1: the same storage, converted
+  NetworkPolicy,
+  PriorityClass,
+  ResourceQuota,
+  Role,
+  ClusterRole,
+  RoleBinding,
+  ClusterRoleBinding,
+  // Not stored: answered by a handler (reviews, bindings, component statuses).
+  Binding,
+  ComponentStatus,
+  TokenReview,
+  SelfSubjectReview,
+  SubjectAccessReview,
+  LocalSubjectAccessReview,
+  SelfSubjectAccessReview,
+  SelfSubjectRulesReview,
 };
+
+// How metadata.name is validated.
+enum class NameRule {
+  Subdomain,    // RFC 1123 subdomain (most kinds)
+  Label,        // RFC 1123 label (namespaces)
+  Rfc1035,      // RFC 1035 label (services)
+  PathSegment,  // anything but "." / ".." / "/" / "%" (RBAC kinds: "system:discovery")
+  None,         // checked elsewhere (CRDs)
+};
+
+struct PrinterDef;  // tables.hpp
 
 // A subresource as discovery lists it. Empty group/version/kind: those of the parent.
 struct SubresourceInfo {
@@ -63,6 +98,18 @@ struct ResourceType {
   std::string storage;                  // store collection; shared by types seen two ways (events)
   bool tracks_generation = false;       // metadata.generation set and bumped on spec changes
   bool returns_deleted_object = false;  // DELETE answers the object, not a Status
+  bool stored = true;                   // false: create-only reviews and computed lists
+  bool create_on_update = false;        // PUT of a missing object creates it
+  bool converted = false;               // shown converted from the storage version's form
+  NameRule name_rule = NameRule::Subdomain;
+  // Built-ins only: defaults filled in on create (see kinds::apply_defaults), the parent of a
+  // pod `template` whose pod spec gets the pod defaults ("spec", "spec.jobTemplate.spec", "" for
+  // the object itself, unset for none), and the status a create starts from when status is a
+  // subresource (null: as sent).
+  Json defaults;
+  std::optional<std::string> template_parent;
+  Json create_status;
+  const PrinterDef* printer = nullptr;  // server-side table columns; null: Name and Created At
   // Custom resources only.
   std::string crd_name;
   Json schema;  // the version's openAPIV3Schema, null when none
@@ -116,7 +163,7 @@ class Registry {
   mutable std::shared_mutex mu_;
   std::vector<TypePtr> builtin_;
   std::map<std::string, std::vector<TypePtr>> custom_;  // by CRD name
-  std::vector<std::string> builtin_group_order_;
+  std::vector<GroupVersions> builtin_groups_;
   std::uint64_t generation_ = 1;
 };
 

@@ -5,8 +5,10 @@
 
 #include "sandbox/apiserver/body.hpp"
 #include "sandbox/apiserver/dispatcher.hpp"
+#include "sandbox/apiserver/rbac/token_request.hpp"
 #include "sandbox/apiserver/responses.hpp"
 #include "sandbox/apiserver/tables.hpp"
+#include "sandbox/apiserver/virtual_kinds.hpp"
 #include "sandbox/apiserver/watch.hpp"
 
 namespace respool::sandbox {
@@ -268,9 +270,13 @@ std::optional<ApiError> check_patch_type(const Context& c, const std::string& ty
 }  // namespace
 
 void Dispatcher::resource(const http::ServerRequest& request, const http::Target& target,
-                          const RequestInfo& info, http::Responder& responder) {
+                          const RequestInfo& info, const User& user, http::Responder& responder) {
   TypePtr type = engine_.registry().find(info.group, info.version, info.resource);
   if (!type || info.extra_parts) return responder.respond(page_not_found());
+  if (!type->stored) {
+    return responder.respond(
+        serve_virtual(engine_, authenticator_, authorizer_, {request, info, *type, user}));
+  }
   if (!type->namespaced && !info.ns.empty() && info.resource != "namespaces") {
     return responder.respond(page_not_found());
   }
@@ -296,12 +302,14 @@ void Dispatcher::resource(const http::ServerRequest& request, const http::Target
       if (!scale) return respond_error(c, scale.error());
       return respond_text(c, 200, scale->dump());
     }
-    if (!sub.empty() && sub != "status") return respond_error(c, method_not_allowed());
+    if (!sub.empty() && sub != "status" && sub != "ephemeralcontainers") {
+      return respond_error(c, method_not_allowed());
+    }
     auto obj = engine_.get(*type, info.ns, info.name);
     if (!obj) return respond_error(c, obj.error());
     StoredObject shown = *obj;
     shown.text = engine_.present_text(*type, *obj);
-    if (type->id == KindId::EventV1) {
+    if (type->converted) {
       shown.obj = std::make_shared<const Json>(engine_.present(*type, *obj->obj));
     }
     return respond_object(c, 200, shown, engine_.clock().now());
@@ -317,9 +325,19 @@ void Dispatcher::resource(const http::ServerRequest& request, const http::Target
       if (!done) return respond_error(c, done.error());
       return respond_success(c, 201);
     }
+    if (sub == "token") {
+      auto body = decode_object(request, "TokenRequest");
+      if (!body) return respond_error(c, body.error());
+      auto token = issue_token(engine_, tokens_, info.ns, info.name, *body);
+      if (!token) return respond_error(c, token.error());
+      return respond_text(c, 201, token->dump());
+    }
     if (!info.name.empty()) return respond_error(c, method_not_allowed());
     auto body = object_body(c);
     if (!body) return respond_error(c, body.error());
+    if (auto denied = authorizer_.check_escalation(user, *type, info.ns, *body)) {
+      return respond_error(c, *denied);
+    }
     auto created = engine_.create(*type, info.ns, std::move(*body), *options);
     if (!created) return respond_error(c, created.error());
     StoredObject shown = created->object;
@@ -350,10 +368,18 @@ void Dispatcher::resource(const http::ServerRequest& request, const http::Target
     }
     return respond_error(c, method_not_allowed());
   }
-  if (sub == "eviction" || sub == "binding") return respond_error(c, method_not_allowed());
+  if (sub != "" && sub != "status" && sub != "scale" && sub != "approval" &&
+      sub != "ephemeralcontainers" && !(sub == "finalize" && verb == "update")) {
+    return respond_error(c, method_not_allowed());  // binding, eviction, token, log, proxy, ...
+  }
   if (verb == "update") {
     auto body = sub == "scale" ? decode_object(request, "Scale") : object_body(c);
     if (!body) return respond_error(c, body.error());
+    if (sub.empty()) {
+      if (auto denied = authorizer_.check_escalation(user, *type, info.ns, *body)) {
+        return respond_error(c, *denied);
+      }
+    }
     if (sub == "scale") {
       auto scale = engine_.update_scale(*type, info.ns, info.name, std::move(*body), *options);
       if (!scale) return respond_error(c, scale.error());

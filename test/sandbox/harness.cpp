@@ -89,7 +89,7 @@ std::vector<Json> WatchHandle::events(std::size_t n, double seconds) {
   return out;
 }
 
-Harness::Harness(runtime::Clock* clock, std::size_t history) {
+Harness::Harness(runtime::Clock* clock, std::size_t history, bool authorization) {
   if (!clock) {
     owned_clock_ = std::make_unique<runtime::RealClock>();
     clock = owned_clock_.get();
@@ -100,6 +100,7 @@ Harness::Harness(runtime::Clock* clock, std::size_t history) {
   DispatcherOptions o;
   o.token = kToken;
   o.server_address = "127.0.0.1:6443";
+  o.authorization = authorization;
   dispatcher_ = std::make_unique<Dispatcher>(*engine_, faults_, counts_, o);
 }
 

@@ -95,7 +95,8 @@ class WatchHandle {
 
 class Harness {
  public:
-  explicit Harness(runtime::Clock* clock = nullptr, std::size_t history = 10'000);
+  explicit Harness(runtime::Clock* clock = nullptr, std::size_t history = 10'000,
+                   bool authorization = true);
   ~Harness();
 
   Reply call(const Request& r);

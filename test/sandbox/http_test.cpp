@@ -63,7 +63,28 @@ TEST_CASE("HTTPS with a token, a client certificate, or nothing", "[conformance]
   with_cert.tls.cert_pem = cert->cert_pem;
   with_cert.tls.key_pem = cert->key_pem;
   http::Client cert_client(with_cert);
+  // The certificate's CN and O are the user and groups RBAC sees: group dev holds nothing yet.
   auto by_cert = cert_client.send(request("GET", "/api/v1/nodes", ""), 20s);
+  REQUIRE(by_cert);
+  REQUIRE(by_cert->status == 403);
+  REQUIRE(Json::parse(by_cert->body)["message"] ==
+          "nodes is forbidden: User \"alice\" cannot list resource \"nodes\" in API group \"\" at "
+          "the cluster scope");
+  Json grant = {
+      {"metadata", {{"name", "dev-admin"}}},
+      {"roleRef",
+       {{"apiGroup", "rbac.authorization.k8s.io"},
+        {"kind", "ClusterRole"},
+        {"name", "cluster-admin"}}},
+      {"subjects",
+       {{{"apiGroup", "rbac.authorization.k8s.io"}, {"kind", "Group"}, {"name", "dev"}}}}};
+  auto granted =
+      client.send(request("POST", "/apis/rbac.authorization.k8s.io/v1/clusterrolebindings",
+                          s.token(), grant.dump()),
+                  20s);
+  REQUIRE(granted);
+  REQUIRE(granted->status == 201);
+  by_cert = cert_client.send(request("GET", "/api/v1/nodes", ""), 20s);
   REQUIRE(by_cert);
   REQUIRE(by_cert->status == 200);
 
