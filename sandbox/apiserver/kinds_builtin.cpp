@@ -9,7 +9,7 @@ namespace {
 // Fills in what `defaults` has and `obj` lacks. An object default descends into obj's object
 // (created when missing); a key "[]" applies its defaults to each element of obj's array; a key
 // "?name" descends only when obj already has `name`.
-void fill(Json& obj, const Json& defaults) {
+void fill_defaults(Json& obj, const Json& defaults) {
   if (!obj.is_object() || !defaults.is_object()) return;
   for (auto it = defaults.begin(); it != defaults.end(); ++it) {
     std::string key = it.key();
@@ -20,20 +20,20 @@ void fill(Json& obj, const Json& defaults) {
     if (d.is_object() && d.contains("[]")) {
       if (obj.contains(key) && obj[key].is_array()) {
         for (Json& element : obj[key])
-          fill(element, d["[]"]);
+          fill_defaults(element, d["[]"]);
       }
       continue;
     }
     if (d.is_object() && !d.empty()) {
       if (!obj.contains(key) || obj[key].is_null()) obj[key] = Json::object();
-      fill(obj[key], d);
+      fill_defaults(obj[key], d);
       continue;
     }
     if (!obj.contains(key)) obj[key] = d;
   }
 }
 
-Json* at_path(Json& obj, const std::string& dotted) {
+Json* dotted_path(Json& obj, const std::string& dotted) {
   Json* v = &obj;
   std::size_t i = 0;
   while (i < dotted.size()) {
@@ -47,7 +47,7 @@ Json* at_path(Json& obj, const std::string& dotted) {
   return v;
 }
 
-const Json* find(const Json& obj, std::initializer_list<const char*> path) {
+const Json* find_field(const Json& obj, std::initializer_list<const char*> path) {
   const Json* v = &obj;
   for (const char* k : path) {
     if (!v->is_object() || !v->contains(k)) return nullptr;
@@ -56,7 +56,7 @@ const Json* find(const Json& obj, std::initializer_list<const char*> path) {
   return v;
 }
 
-Json cpu_metric(const char* field, const Json& value, bool target) {
+Json hpa_cpu_metric(const char* field, const Json& value, bool target) {
   Json m = {{"name", "cpu"}};
   if (target) {
     m["target"] = {{"type", "Utilization"}, {"averageUtilization", value}};
@@ -68,13 +68,13 @@ Json cpu_metric(const char* field, const Json& value, bool target) {
 }
 
 // The average CPU utilization of a metrics list (target or current), if it has one.
-const Json* cpu_utilization(const Json& metrics, const char* which) {
+const Json* hpa_cpu_utilization(const Json& metrics, const char* which) {
   if (!metrics.is_array()) return nullptr;
   for (const Json& m : metrics) {
-    const Json* name = find(m, {"resource", "name"});
+    const Json* name = find_field(m, {"resource", "name"});
     if (!m.is_object() || m.value("type", std::string()) != "Resource" || !name || *name != "cpu")
       continue;
-    if (const Json* u = find(m, {"resource", which, "averageUtilization"})) return u;
+    if (const Json* u = find_field(m, {"resource", which, "averageUtilization"})) return u;
   }
   return nullptr;
 }
@@ -87,15 +87,15 @@ Json hpa_to_v2(const Json& v1) {
     Json& spec = out["spec"];
     if (spec.contains("targetCPUUtilizationPercentage")) {
       spec["metrics"] =
-          Json::array({cpu_metric("target", spec["targetCPUUtilizationPercentage"], true)});
+          Json::array({hpa_cpu_metric("target", spec["targetCPUUtilizationPercentage"], true)});
       spec.erase("targetCPUUtilizationPercentage");
     }
   }
   if (out.contains("status") && out["status"].is_object()) {
     Json& status = out["status"];
     if (status.contains("currentCPUUtilizationPercentage")) {
-      status["currentMetrics"] =
-          Json::array({cpu_metric("current", status["currentCPUUtilizationPercentage"], false)});
+      status["currentMetrics"] = Json::array(
+          {hpa_cpu_metric("current", status["currentCPUUtilizationPercentage"], false)});
       status.erase("currentCPUUtilizationPercentage");
     }
   }
@@ -108,7 +108,7 @@ Json hpa_to_v1(const Json& v2) {
   if (out.contains("spec") && out["spec"].is_object()) {
     Json& spec = out["spec"];
     if (spec.contains("metrics")) {
-      if (const Json* u = cpu_utilization(spec["metrics"], "target")) {
+      if (const Json* u = hpa_cpu_utilization(spec["metrics"], "target")) {
         spec["targetCPUUtilizationPercentage"] = Json(*u);
       }
     }
@@ -118,7 +118,7 @@ Json hpa_to_v1(const Json& v2) {
   if (out.contains("status") && out["status"].is_object()) {
     Json& status = out["status"];
     if (status.contains("currentMetrics")) {
-      if (const Json* u = cpu_utilization(status["currentMetrics"], "current")) {
+      if (const Json* u = hpa_cpu_utilization(status["currentMetrics"], "current")) {
         status["currentCPUUtilizationPercentage"] = Json(*u);
       }
     }
@@ -128,8 +128,8 @@ Json hpa_to_v1(const Json& v2) {
   return out;
 }
 
-void default_network_policy(Json& obj) {
-  Json* spec = at_path(obj, "spec");
+void default_netpol(Json& obj) {
+  Json* spec = dotted_path(obj, "spec");
   if (!spec || !spec->is_object() || spec->contains("policyTypes")) return;
   Json types = Json::array({"Ingress"});
   if (spec->contains("egress") && (*spec)["egress"].is_array()) types.push_back("Egress");
@@ -137,8 +137,8 @@ void default_network_policy(Json& obj) {
 }
 
 // A ReplicationController without selector or labels takes its template's labels.
-void default_replication_controller(Json& obj) {
-  const Json* labels = find(obj, {"spec", "template", "metadata", "labels"});
+void default_rc(Json& obj) {
+  const Json* labels = find_field(obj, {"spec", "template", "metadata", "labels"});
   if (!labels || !labels->is_object() || labels->empty()) return;
   Json& spec = obj["spec"];
   if (!spec.contains("selector") || !spec["selector"].is_object() || spec["selector"].empty()) {
@@ -150,11 +150,11 @@ void default_replication_controller(Json& obj) {
   }
 }
 
-void default_hpa(Json& obj) {
-  Json* spec = at_path(obj, "spec");
+void default_hpa_metrics(Json& obj) {
+  Json* spec = dotted_path(obj, "spec");
   if (!spec || !spec->is_object()) return;
   if (!spec->contains("metrics") || !(*spec)["metrics"].is_array() || (*spec)["metrics"].empty()) {
-    (*spec)["metrics"] = Json::array({cpu_metric("target", 80, true)});
+    (*spec)["metrics"] = Json::array({hpa_cpu_metric("target", 80, true)});
   }
 }
 
@@ -162,21 +162,21 @@ void default_hpa(Json& obj) {
 
 void apply_defaults(const ResourceType& type, Json& obj) {
   if (type.custom()) return;
-  if (!type.defaults.is_null()) fill(obj, type.defaults);
+  if (!type.defaults.is_null()) fill_defaults(obj, type.defaults);
   if (type.template_parent) {
-    Json* parent = type.template_parent->empty() ? &obj : at_path(obj, *type.template_parent);
+    Json* parent = type.template_parent->empty() ? &obj : dotted_path(obj, *type.template_parent);
     if (parent) default_pod_template(*parent);
   }
   switch (type.id) {
     case KindId::NetworkPolicy:
-      default_network_policy(obj);
+      default_netpol(obj);
       break;
     case KindId::ReplicationController:
-      default_replication_controller(obj);
+      default_rc(obj);
       break;
     case KindId::HorizontalPodAutoscaler:
     case KindId::HorizontalPodAutoscalerV1:
-      default_hpa(obj);
+      default_hpa_metrics(obj);
       break;
     default:
       break;

@@ -29,6 +29,10 @@ const Json& at(const Json& obj, std::initializer_list<const char*> path) {
   return *v;
 }
 
+const Json& name_of(const Json& obj) {
+  return at(obj, {"metadata", "name"});
+}
+
 std::string text(const Json& v, const std::string& fallback) {
   return v.is_string() && !v.get<std::string>().empty() ? v.get<std::string>() : fallback;
 }

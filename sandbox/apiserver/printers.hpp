@@ -48,6 +48,7 @@ extern const char* const kAgeDesc;
 extern const char* const kContainersDesc;
 extern const char* const kImagesDesc;
 const Json& at(const Json& obj, std::initializer_list<const char*> path);
+const Json& name_of(const Json& obj);  // metadata.name
 std::string text(const Json& v, const std::string& fallback = "");
 std::string age(const Json& obj, runtime::TimePoint now);
 std::string since(const Json& timestamp, runtime::TimePoint now);  // "<unknown>" when unset

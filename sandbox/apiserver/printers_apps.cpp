@@ -7,15 +7,11 @@
 namespace respool::sandbox::printers {
 namespace {
 
-const Json& name(const Json& o) {
-  return at(o, {"metadata", "name"});
-}
-
-const Json& pod_spec(const Json& o) {
+const Json& template_pod_spec(const Json& o) {
   return at(o, {"spec", "template", "spec"});
 }
 
-std::string hpa_metrics(const Json& o) {
+std::string hpa_targets(const Json& o) {
   const Json& specs = at(o, {"spec", "metrics"});
   const Json& statuses = at(o, {"status", "currentMetrics"});
   if (!specs.is_array() || specs.empty()) return "<none>";
@@ -65,7 +61,7 @@ std::string hpa_metrics(const Json& o) {
   return out;
 }
 
-std::string job_duration(const Json& o, runtime::TimePoint now) {
+std::string job_run_time(const Json& o, runtime::TimePoint now) {
   const Json& start = at(o, {"status", "startTime"});
   if (!start.is_string()) return "";
   const Json& done = at(o, {"status", "completionTime"});
@@ -98,7 +94,7 @@ const PrinterDef controller_revision{
           break;
         }
       }
-      return {name(o), controller, number(at(o, {"revision"})), age(o, now)};
+      return {name_of(o), controller, number(at(o, {"revision"})), age(o, now)};
     }};
 
 const PrinterDef daemon_set{
@@ -122,16 +118,16 @@ const PrinterDef daemon_set{
      {"Images", "string", kImagesDesc, 1},
      {"Selector", "string", "A label query over pods that are managed by the daemon set.", 1}},
     [](const Json& o, runtime::TimePoint now) -> OJson {
-      return {name(o),
+      return {name_of(o),
               number(at(o, {"status", "desiredNumberScheduled"})),
               number(at(o, {"status", "currentNumberScheduled"})),
               number(at(o, {"status", "numberReady"})),
               number(at(o, {"status", "updatedNumberScheduled"})),
               number(at(o, {"status", "numberAvailable"})),
-              format_labels(at(pod_spec(o), {"nodeSelector"})),
+              format_labels(at(template_pod_spec(o), {"nodeSelector"})),
               age(o, now),
-              container_names(pod_spec(o)),
-              container_images(pod_spec(o)),
+              container_names(template_pod_spec(o)),
+              container_images(template_pod_spec(o)),
               format_selector(at(o, {"spec", "selector"}))};
     }};
 
@@ -151,14 +147,14 @@ const PrinterDef deployment{
       "selected by this will be the ones affected by this deployment.",
       1}},
     [](const Json& o, runtime::TimePoint now) -> OJson {
-      return {name(o),
+      return {name_of(o),
               std::to_string(number(at(o, {"status", "readyReplicas"}))) + "/" +
                   std::to_string(number(at(o, {"spec", "replicas"}))),
               number(at(o, {"status", "updatedReplicas"})),
               number(at(o, {"status", "availableReplicas"})),
               age(o, now),
-              container_names(pod_spec(o)),
-              container_images(pod_spec(o)),
+              container_names(template_pod_spec(o)),
+              container_images(template_pod_spec(o)),
               format_selector(at(o, {"spec", "selector"}))};
     }};
 
@@ -183,27 +179,28 @@ const PrinterDef replica_set{
       "https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors",
       1}},
     [](const Json& o, runtime::TimePoint now) -> OJson {
-      return {name(o),
+      return {name_of(o),
               number(at(o, {"spec", "replicas"})),
               number(at(o, {"status", "replicas"})),
               number(at(o, {"status", "readyReplicas"})),
               age(o, now),
-              container_names(pod_spec(o)),
-              container_images(pod_spec(o)),
+              container_names(template_pod_spec(o)),
+              container_images(template_pod_spec(o)),
               format_selector(at(o, {"spec", "selector"}))};
     }};
 
-const PrinterDef stateful_set{
-    {{"Ready", "string", "Number of the pod with ready state"},
-     {"Age", "string", kAgeDesc},
-     {"Containers", "string", kContainersDesc, 1},
-     {"Images", "string", kImagesDesc, 1}},
-    [](const Json& o, runtime::TimePoint now) -> OJson {
-      return {name(o),
-              std::to_string(number(at(o, {"status", "readyReplicas"}))) + "/" +
-                  std::to_string(number(at(o, {"spec", "replicas"}))),
-              age(o, now), container_names(pod_spec(o)), container_images(pod_spec(o))};
-    }};
+const PrinterDef stateful_set{{{"Ready", "string", "Number of the pod with ready state"},
+                               {"Age", "string", kAgeDesc},
+                               {"Containers", "string", kContainersDesc, 1},
+                               {"Images", "string", kImagesDesc, 1}},
+                              [](const Json& o, runtime::TimePoint now) -> OJson {
+                                return {name_of(o),
+                                        std::to_string(number(at(o, {"status", "readyReplicas"}))) +
+                                            "/" +
+                                            std::to_string(number(at(o, {"spec", "replicas"}))),
+                                        age(o, now), container_names(template_pod_spec(o)),
+                                        container_images(template_pod_spec(o))};
+                              }};
 
 const PrinterDef cron_job{
     {{"Schedule", "string", "The schedule in Cron format, see https://en.wikipedia.org/wiki/Cron."},
@@ -227,7 +224,7 @@ const PrinterDef cron_job{
       const Json& last = at(o, {"status", "lastScheduleTime"});
       const Json& active = at(o, {"status", "active"});
       const Json& suspend = at(o, {"spec", "suspend"});
-      return {name(o),
+      return {name_of(o),
               text(at(o, {"spec", "schedule"})),
               text(at(o, {"spec", "timeZone"}), "<none>"),
               suspend.is_boolean() ? OJson(suspend.get<bool>()) : OJson("<unset>"),
@@ -263,13 +260,13 @@ const PrinterDef job{
       } else {
         done += parallelism > 1 ? "1 of " + std::to_string(parallelism) : "1";
       }
-      return {name(o),
+      return {name_of(o),
               status,
               done,
-              job_duration(o, now),
+              job_run_time(o, now),
               age(o, now),
-              container_names(pod_spec(o)),
-              container_images(pod_spec(o)),
+              container_names(template_pod_spec(o)),
+              container_images(template_pod_spec(o)),
               format_selector(at(o, {"spec", "selector"}))};
     }};
 
@@ -293,10 +290,10 @@ const PrinterDef horizontal_pod_autoscaler{
      {"Age", "string", kAgeDesc}},
     [](const Json& o, runtime::TimePoint now) -> OJson {
       const Json& min = at(o, {"spec", "minReplicas"});
-      return {name(o),
+      return {name_of(o),
               text(at(o, {"spec", "scaleTargetRef", "kind"})) + "/" +
                   text(at(o, {"spec", "scaleTargetRef", "name"})),
-              hpa_metrics(o),
+              hpa_targets(o),
               min.is_number_integer() ? std::to_string(min.get<long long>()) : "<unset>",
               number(at(o, {"spec", "maxReplicas"})),
               number(at(o, {"status", "currentReplicas"})),
@@ -310,7 +307,7 @@ const PrinterDef pod_disruption_budget{
       "Calculated number of pods that may be disrupted at this time."},
      {"Age", "string", kAgeDesc}},
     [](const Json& o, runtime::TimePoint now) -> OJson {
-      return {name(o), int_or_string(at(o, {"spec", "minAvailable"})),
+      return {name_of(o), int_or_string(at(o, {"spec", "minAvailable"})),
               int_or_string(at(o, {"spec", "maxUnavailable"})),
               number(at(o, {"status", "disruptionsAllowed"})), age(o, now)};
     }};
@@ -319,7 +316,7 @@ const PrinterDef lease{
     {{"Holder", "string", "HolderIdentity contains the identity of the holder of a current lease."},
      {"Age", "string", kAgeDesc}},
     [](const Json& o, runtime::TimePoint now) -> OJson {
-      return {name(o), text(at(o, {"spec", "holderIdentity"})), age(o, now)};
+      return {name_of(o), text(at(o, {"spec", "holderIdentity"})), age(o, now)};
     }};
 
 }  // namespace respool::sandbox::printers

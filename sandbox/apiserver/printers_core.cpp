@@ -7,7 +7,7 @@
 namespace respool::sandbox::printers {
 namespace {
 
-const char* kAddrDesc =
+const char* kNodeAddressDesc =
     "List of addresses reachable to the node. Queried from cloud provider, if available. More "
     "info: https://kubernetes.io/docs/reference/node/node-status/#addresses Note: This field is "
     "declared as mergeable, but the merge key is not sufficiently unique, which can cause data "
@@ -17,15 +17,11 @@ const char* kAddrDesc =
     "possible, such as Pods that inherit a Node's address in its own status or consumers of the "
     "downward API (status.hostIP).";
 
-const Json& name(const Json& o) {
-  return at(o, {"metadata", "name"});
-}
-
-std::size_t size_of(const Json& v) {
+std::size_t core_size_of(const Json& v) {
   return v.is_object() || v.is_array() ? v.size() : 0;
 }
 
-OJson node_cells(const Json& o, runtime::TimePoint now) {
+OJson node_row(const Json& o, runtime::TimePoint now) {
   std::string ready = condition_status(o, "Ready");
   std::string status = ready == "True" ? "Ready" : ready.empty() ? "Unknown" : "NotReady";
   if (at(o, {"spec", "unschedulable"}) == true) status += ",SchedulingDisabled";
@@ -49,7 +45,7 @@ OJson node_cells(const Json& o, runtime::TimePoint now) {
     }
     return std::string("<none>");
   };
-  return {name(o),
+  return {name_of(o),
           status,
           roles.empty() ? "<none>" : join({roles.begin(), roles.end()}, ","),
           age(o, now),
@@ -61,9 +57,9 @@ OJson node_cells(const Json& o, runtime::TimePoint now) {
           text(at(o, {"status", "nodeInfo", "containerRuntimeVersion"}), "<unknown>")};
 }
 
-OJson pod_cells(const Json& o, runtime::TimePoint now) {
+OJson pod_row(const Json& o, runtime::TimePoint now) {
   const Json& containers = at(o, {"spec", "containers"});
-  long long total = static_cast<long long>(size_of(containers));
+  long long total = static_cast<long long>(core_size_of(containers));
   long long ready = 0, restarts = 0;
   std::string phase = text(at(o, {"status", "phase"}));
   std::string reason = text(at(o, {"status", "reason"}), phase);
@@ -111,7 +107,7 @@ OJson pod_cells(const Json& o, runtime::TimePoint now) {
     }
     gates = std::to_string(ok) + "/" + std::to_string(rg.size());
   }
-  return {name(o),
+  return {name_of(o),
           std::to_string(ready) + "/" + std::to_string(total),
           reason,
           std::to_string(restarts),
@@ -122,7 +118,7 @@ OJson pod_cells(const Json& o, runtime::TimePoint now) {
           gates};
 }
 
-std::string service_external_ip(const Json& o) {
+std::string svc_external_ip(const Json& o) {
   std::string type = text(at(o, {"spec", "type"}));
   std::vector<std::string> external;
   const Json& ext = at(o, {"spec", "externalIPs"});
@@ -150,7 +146,7 @@ std::string service_external_ip(const Json& o) {
   return "<unknown>";
 }
 
-OJson service_cells(const Json& o, runtime::TimePoint now) {
+OJson service_row(const Json& o, runtime::TimePoint now) {
   std::vector<std::string> ports;
   const Json& list = at(o, {"spec", "ports"});
   if (list.is_array()) {
@@ -164,16 +160,16 @@ OJson service_cells(const Json& o, runtime::TimePoint now) {
   std::string ip = "<none>";
   const Json& ips = at(o, {"spec", "clusterIPs"});
   if (ips.is_array() && !ips.empty()) ip = text(ips[0]);
-  return {name(o),
+  return {name_of(o),
           text(at(o, {"spec", "type"})),
           ip,
-          service_external_ip(o),
+          svc_external_ip(o),
           ports.empty() ? "<none>" : join(ports, ","),
           age(o, now),
           format_labels(at(o, {"spec", "selector"}))};
 }
 
-OJson event_cells(const Json& o, runtime::TimePoint now) {
+OJson event_row(const Json& o, runtime::TimePoint now) {
   bool v1 = o.contains("regarding");
   const Json& about = v1 ? o["regarding"] : at(o, {"involvedObject"});
   std::string kind = text(at(about, {"kind"}));
@@ -193,7 +189,7 @@ OJson event_cells(const Json& o, runtime::TimePoint now) {
   return {seen, text(o.value("type", Json())), text(o.value("reason", Json())), object, message};
 }
 
-std::string endpoints_cell(const Json& o) {
+std::string endpoints_list(const Json& o) {
   const Json& subsets = at(o, {"subsets"});
   if (!subsets.is_array() || subsets.empty()) return "<none>";
   std::vector<std::string> list;
@@ -223,7 +219,7 @@ std::string endpoints_cell(const Json& o) {
   return out;
 }
 
-std::string access_modes(const Json& modes) {
+std::string pv_access_modes(const Json& modes) {
   std::vector<std::string> out;
   auto has = [&](const char* m) {
     if (!modes.is_array()) return false;
@@ -239,53 +235,53 @@ std::string access_modes(const Json& modes) {
   return join(out, ",");
 }
 
-std::string storage_class_of(const Json& o) {
+std::string pv_storage_class(const Json& o) {
   std::string annotated =
       text(at(o, {"metadata", "annotations", "volume.beta.kubernetes.io/storage-class"}));
   return annotated.empty() ? text(at(o, {"spec", "storageClassName"})) : annotated;
 }
 
-std::string phase_or_terminating(const Json& o) {
+std::string pv_phase(const Json& o) {
   if (!at(o, {"metadata", "deletionTimestamp"}).is_null()) return "Terminating";
   return text(at(o, {"status", "phase"}));
 }
 
-OJson pv_cells(const Json& o, runtime::TimePoint now) {
+OJson pv_row(const Json& o, runtime::TimePoint now) {
   const Json& ref = at(o, {"spec", "claimRef"});
   std::string claim =
       ref.is_object() ? text(at(ref, {"namespace"})) + "/" + text(at(ref, {"name"})) : "";
-  return {name(o),
+  return {name_of(o),
           int_or_string(at(o, {"spec", "capacity", "storage"}), "0"),
-          access_modes(at(o, {"spec", "accessModes"})),
+          pv_access_modes(at(o, {"spec", "accessModes"})),
           text(at(o, {"spec", "persistentVolumeReclaimPolicy"})),
-          phase_or_terminating(o),
+          pv_phase(o),
           claim,
-          storage_class_of(o),
+          pv_storage_class(o),
           text(at(o, {"spec", "volumeAttributesClassName"}), "<unset>"),
           text(at(o, {"status", "reason"})),
           age(o, now),
           text(at(o, {"spec", "volumeMode"}), "<unset>")};
 }
 
-OJson pvc_cells(const Json& o, runtime::TimePoint now) {
+OJson pvc_row(const Json& o, runtime::TimePoint now) {
   std::string volume = text(at(o, {"spec", "volumeName"}));
   std::string capacity, modes;
   if (!volume.empty()) {
-    modes = access_modes(at(o, {"status", "accessModes"}));
+    modes = pv_access_modes(at(o, {"status", "accessModes"}));
     capacity = int_or_string(at(o, {"status", "capacity", "storage"}), "0");
   }
-  return {name(o),
-          phase_or_terminating(o),
+  return {name_of(o),
+          pv_phase(o),
           volume,
           capacity,
           modes,
-          storage_class_of(o),
+          pv_storage_class(o),
           text(at(o, {"spec", "volumeAttributesClassName"}), "<unset>"),
           age(o, now),
           text(at(o, {"spec", "volumeMode"}), "<unset>")};
 }
 
-OJson quota_cells(const Json& o, runtime::TimePoint now) {
+OJson quota_row(const Json& o, runtime::TimePoint now) {
   const Json& hard = at(o, {"status", "hard"});
   const Json& used = at(o, {"status", "used"});
   std::vector<std::string> requests, limits;
@@ -296,7 +292,7 @@ OJson quota_cells(const Json& o, runtime::TimePoint now) {
       (it.key().rfind("limits.", 0) == 0 ? limits : requests).push_back(cell);
     }
   }
-  return {name(o), join(requests, ", "), join(limits, ", "), age(o, now)};
+  return {name_of(o), join(requests, ", "), join(limits, ", "), age(o, now)};
 }
 
 }  // namespace
@@ -317,7 +313,7 @@ const PrinterDef component_status{{{"Status", "string", "Status of the component
                                         break;
                                       }
                                     }
-                                    return {name(o), status, message, error};
+                                    return {name_of(o), status, message, error};
                                   }};
 
 const PrinterDef config_map{
@@ -328,7 +324,8 @@ const PrinterDef config_map{
       "enforced during validation process."},
      {"Age", "string", kAgeDesc}},
     [](const Json& o, runtime::TimePoint now) -> OJson {
-      return {name(o), size_of(at(o, {"data"})) + size_of(at(o, {"binaryData"})), age(o, now)};
+      return {name_of(o), core_size_of(at(o, {"data"})) + core_size_of(at(o, {"binaryData"})),
+              age(o, now)};
     }};
 
 const PrinterDef endpoints{
@@ -341,7 +338,7 @@ const PrinterDef endpoints{
       "addresses and ports that comprise a service."},
      {"Age", "string", kAgeDesc}},
     [](const Json& o, runtime::TimePoint now) -> OJson {
-      return {name(o), endpoints_cell(o), age(o, now)};
+      return {name_of(o), endpoints_list(o), age(o, now)};
     }};
 
 const PrinterDef event{
@@ -353,12 +350,12 @@ const PrinterDef event{
       "event being generated."},
      {"Object", "string", "The object that this event is about."},
      {"Message", "string", "A human-readable description of the status of this operation."}},
-    event_cells};
+    event_row};
 
 const PrinterDef namespace_{
     {{"Status", "string", "The status of the namespace"}, {"Age", "string", kAgeDesc}},
     [](const Json& o, runtime::TimePoint now) -> OJson {
-      return {name(o), text(at(o, {"status", "phase"})), age(o, now)};
+      return {name_of(o), text(at(o, {"status", "phase"})), age(o, now)};
     }};
 
 const PrinterDef node{
@@ -366,8 +363,8 @@ const PrinterDef node{
      {"Roles", "string", "The roles of the node"},
      {"Age", "string", kAgeDesc},
      {"Version", "string", "Kubelet Version reported by the node."},
-     {"Internal-IP", "string", kAddrDesc, 1},
-     {"External-IP", "string", kAddrDesc, 1},
+     {"Internal-IP", "string", kNodeAddressDesc, 1},
+     {"External-IP", "string", kNodeAddressDesc, 1},
      {"OS-Image", "string",
       "OS Image reported by the node from /etc/os-release (e.g. Debian GNU/Linux 7 (wheezy)).", 1},
      {"Kernel-Version", "string",
@@ -376,7 +373,7 @@ const PrinterDef node{
       "ContainerRuntime Version reported by the node through runtime remote API (e.g. "
       "containerd://1.4.2).",
       1}},
-    node_cells};
+    node_row};
 
 const PrinterDef persistent_volume_claim{
     {{"Status", "string", "phase represents the current phase of PersistentVolumeClaim."},
@@ -392,7 +389,7 @@ const PrinterDef persistent_volume_claim{
       "volumeMode defines what type of volume is required by the claim. Value of Filesystem is "
       "implied when not included in claim spec.",
       1}},
-    pvc_cells};
+    pvc_row};
 
 const PrinterDef persistent_volume{
     {{"Capacity", "string",
@@ -418,7 +415,7 @@ const PrinterDef persistent_volume{
       "volumeMode defines if a volume is intended to be used with a "
       "formatted filesystem or to remain in raw block state.",
       1}},
-    pv_cells};
+    pv_row};
 
 const PrinterDef pod{
     {{"Ready", "string", "The aggregate readiness state of this pod for accepting traffic."},
@@ -431,14 +428,14 @@ const PrinterDef pod{
      {"Node", "string", "The name of the node where the pod is scheduled", 1},
      {"Nominated Node", "string", "The name of the node where the pod is nominated", 1},
      {"Readiness Gates", "string", "The readiness gates of the pod", 1}},
-    pod_cells};
+    pod_row};
 
 const PrinterDef pod_template{{{"Containers", "string", kContainersDesc},
                                {"Images", "string", kImagesDesc},
                                {"Pod Labels", "string", "The labels for the pod template."}},
                               [](const Json& o, runtime::TimePoint) -> OJson {
                                 const Json& spec = at(o, {"template", "spec"});
-                                return {name(o), container_names(spec), container_images(spec),
+                                return {name_of(o), container_names(spec), container_images(spec),
                                         format_labels(at(o, {"template", "metadata", "labels"}))};
                               }};
 
@@ -455,7 +452,7 @@ const PrinterDef replication_controller{
       1}},
     [](const Json& o, runtime::TimePoint now) -> OJson {
       const Json& spec = at(o, {"spec", "template", "spec"});
-      return {name(o),
+      return {name_of(o),
               number(at(o, {"spec", "replicas"})),
               number(at(o, {"status", "replicas"})),
               number(at(o, {"status", "readyReplicas"})),
@@ -472,14 +469,14 @@ const PrinterDef resource_quota{
       "Limits control the maximum amount of cpu/memory that a container may use independent of "
       "contention on the node."},
      {"Age", "string", kAgeDesc}},
-    quota_cells};
+    quota_row};
 
 const PrinterDef secret{
     {{"Type", "string", "Used to facilitate programmatic handling of secret data."},
      {"Data", "string", "Data contains the secret data."},
      {"Age", "string", kAgeDesc}},
     [](const Json& o, runtime::TimePoint now) -> OJson {
-      return {name(o), text(at(o, {"type"})), size_of(at(o, {"data"})), age(o, now)};
+      return {name_of(o), text(at(o, {"type"})), core_size_of(at(o, {"data"})), age(o, now)};
     }};
 
 const PrinterDef service_account{
@@ -488,7 +485,7 @@ const PrinterDef service_account{
       "ServiceAccount are allowed to use."},
      {"Age", "string", kAgeDesc}},
     [](const Json& o, runtime::TimePoint now) -> OJson {
-      return {name(o), size_of(at(o, {"secrets"})), age(o, now)};
+      return {name_of(o), core_size_of(at(o, {"secrets"})), age(o, now)};
     }};
 
 const PrinterDef service{{{"Type", "string", "The type of the service"},
@@ -497,6 +494,6 @@ const PrinterDef service{{{"Type", "string", "The type of the service"},
                           {"Port(s)", "string", "The ports of the service"},
                           {"Age", "string", kAgeDesc},
                           {"Selector", "string", "The selector of the service", 1}},
-                         service_cells};
+                         service_row};
 
 }  // namespace respool::sandbox::printers

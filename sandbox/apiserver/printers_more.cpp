@@ -9,11 +9,7 @@
 namespace respool::sandbox::printers {
 namespace {
 
-const Json& name(const Json& o) {
-  return at(o, {"metadata", "name"});
-}
-
-OJson binding_cells(const Json& o, runtime::TimePoint now) {
+OJson rbac_binding_row(const Json& o, runtime::TimePoint now) {
   std::vector<std::string> users, groups, sas;
   const Json& subjects = at(o, {"subjects"});
   if (subjects.is_array()) {
@@ -26,15 +22,13 @@ OJson binding_cells(const Json& o, runtime::TimePoint now) {
       }
     }
   }
-  return {name(o),
-          text(at(o, {"roleRef", "kind"})) + "/" + text(at(o, {"roleRef", "name"})),
-          age(o, now),
-          join(users, ", "),
-          join(groups, ", "),
-          join(sas, ", ")};
+  return {
+      name_of(o),         text(at(o, {"roleRef", "kind"})) + "/" + text(at(o, {"roleRef", "name"})),
+      age(o, now),        join(users, ", "),
+      join(groups, ", "), join(sas, ", ")};
 }
 
-std::vector<PrinterColumnDef> binding_columns(const std::string& what) {
+std::vector<PrinterColumnDef> rbac_binding_columns(const std::string& what) {
   return {{"Role", "string",
            "RoleRef can reference a Role in the current namespace or a "
            "ClusterRole in the global namespace. If the RoleRef cannot be "
@@ -46,14 +40,13 @@ std::vector<PrinterColumnDef> binding_columns(const std::string& what) {
           {"ServiceAccounts", "string", "ServiceAccounts in the " + what, 1}};
 }
 
-std::string list_with_more(const std::vector<std::string>& list, std::size_t count,
-                           std::size_t max) {
+std::string more_list(const std::vector<std::string>& list, std::size_t count, std::size_t max) {
   std::string out = join(list, ",");
   if (count > max) return out + " + " + std::to_string(count - max) + " more...";
   return out.empty() ? "<unset>" : out;
 }
 
-OJson endpoint_slice_cells(const Json& o, runtime::TimePoint now) {
+OJson endpoint_slice_row(const Json& o, runtime::TimePoint now) {
   std::vector<std::string> ports, addrs;
   std::size_t nports = 0, naddrs = 0, max = 3;
   const Json& p = at(o, {"ports"});
@@ -78,11 +71,11 @@ OJson endpoint_slice_cells(const Json& o, runtime::TimePoint now) {
       }
     }
   }
-  return {name(o), text(at(o, {"addressType"})), list_with_more(ports, nports, max),
-          list_with_more(addrs, naddrs, max), age(o, now)};
+  return {name_of(o), text(at(o, {"addressType"})), more_list(ports, nports, max),
+          more_list(addrs, naddrs, max), age(o, now)};
 }
 
-std::string ingress_hosts(const Json& o) {
+std::string ing_hosts(const Json& o) {
   const Json& rules = at(o, {"spec", "rules"});
   std::vector<std::string> list;
   std::size_t max = 3;
@@ -99,7 +92,7 @@ std::string ingress_hosts(const Json& o) {
   return out;
 }
 
-std::string ingress_address(const Json& o) {
+std::string ing_address(const Json& o) {
   std::set<std::string> seen;
   const Json& ing = at(o, {"status", "loadBalancer", "ingress"});
   if (ing.is_array()) {
@@ -111,7 +104,7 @@ std::string ingress_address(const Json& o) {
   return join({seen.begin(), seen.end()}, ",");
 }
 
-std::string csr_condition(const Json& o) {
+std::string csr_status_text(const Json& o) {
   bool approved = false, denied = false, failed = false;
   const Json& conds = at(o, {"status", "conditions"});
   if (conds.is_array()) {
@@ -128,7 +121,7 @@ std::string csr_condition(const Json& o) {
   return s;
 }
 
-std::string param_ref(const Json& o) {
+std::string vap_param_ref(const Json& o) {
   const Json& pr = at(o, {"spec", "paramRef"});
   if (!pr.is_object()) return "<unset>";
   std::string n = text(at(pr, {"name"}));
@@ -140,7 +133,7 @@ std::string param_ref(const Json& o) {
   return "<unset>";
 }
 
-OJson or_none(const Json& v) {
+OJson int_or_none(const Json& v) {
   return v.is_number_integer() ? OJson(v.get<long long>()) : OJson("<none>");
 }
 
@@ -163,7 +156,7 @@ const PrinterDef api_service{
           if (available != "True") available += " (" + text(at(c, {"reason"})) + ")";
         }
       }
-      return {name(o), service, available, age(o, now)};
+      return {name_of(o), service, available, age(o, now)};
     }};
 
 const PrinterDef certificate_signing_request{
@@ -180,12 +173,12 @@ const PrinterDef certificate_signing_request{
       if (secs.is_number_integer()) {
         duration = human_duration(std::chrono::seconds(secs.get<long long>()));
       }
-      return {name(o),
+      return {name_of(o),
               age(o, now),
               text(at(o, {"spec", "signerName"}), "<none>"),
               text(at(o, {"spec", "username"})),
               duration,
-              csr_condition(o)};
+              csr_status_text(o)};
     }};
 
 const PrinterDef ingress_class{
@@ -200,7 +193,7 @@ const PrinterDef ingress_class{
         if (at(p, {"apiGroup"}).is_string()) params += "." + text(at(p, {"apiGroup"}));
         params += "/" + text(at(p, {"name"}));
       }
-      return {name(o), text(at(o, {"spec", "controller"})), params, age(o, now)};
+      return {name_of(o), text(at(o, {"spec", "controller"})), params, age(o, now)};
     }};
 
 const PrinterDef ingress{
@@ -213,12 +206,8 @@ const PrinterDef ingress{
      {"Age", "string", kAgeDesc}},
     [](const Json& o, runtime::TimePoint now) -> OJson {
       const Json& tls = at(o, {"spec", "tls"});
-      return {name(o),
-              text(at(o, {"spec", "ingressClassName"}), "<none>"),
-              ingress_hosts(o),
-              ingress_address(o),
-              tls.is_array() && !tls.empty() ? "80, 443" : "80",
-              age(o, now)};
+      return {name_of(o),     text(at(o, {"spec", "ingressClassName"}), "<none>"), ing_hosts(o),
+              ing_address(o), tls.is_array() && !tls.empty() ? "80, 443" : "80",   age(o, now)};
     }};
 
 const PrinterDef network_policy{
@@ -230,11 +219,11 @@ const PrinterDef network_policy{
       "podSelector matches all pods in this namespace."},
      {"Age", "string", kAgeDesc}},
     [](const Json& o, runtime::TimePoint now) -> OJson {
-      return {name(o), format_selector(at(o, {"spec", "podSelector"})), age(o, now)};
+      return {name_of(o), format_selector(at(o, {"spec", "podSelector"})), age(o, now)};
     }};
 
-const PrinterDef cluster_role_binding{binding_columns("clusterRoleBinding"), binding_cells};
-const PrinterDef role_binding{binding_columns("roleBinding"), binding_cells};
+const PrinterDef cluster_role_binding{rbac_binding_columns("clusterRoleBinding"), rbac_binding_row};
+const PrinterDef role_binding{rbac_binding_columns("roleBinding"), rbac_binding_row};
 
 const PrinterDef csi_driver{{{"AttachRequired", "boolean",
                               "attachRequired indicates this CSI volume driver requires an "
@@ -274,7 +263,7 @@ const PrinterDef csi_driver{{{"AttachRequired", "boolean",
                                 for (const Json& x : m)
                                   modes.push_back(text(x));
                               }
-                              return {name(o),
+                              return {name_of(o),
                                       flag("attachRequired", true),
                                       flag("podInfoOnMount", false),
                                       flag("storageCapacity", false),
@@ -289,7 +278,7 @@ const PrinterDef csi_node{
      {"Age", "string", kAgeDesc}},
     [](const Json& o, runtime::TimePoint now) -> OJson {
       const Json& d = at(o, {"spec", "drivers"});
-      return {name(o), d.is_array() ? d.size() : 0, age(o, now)};
+      return {name_of(o), d.is_array() ? d.size() : 0, age(o, now)};
     }};
 
 const PrinterDef csi_storage_capacity{
@@ -301,7 +290,7 @@ const PrinterDef csi_storage_capacity{
       "GetCapacityResponse for a GetCapacityRequest with topology and "
       "parameters that match the previous fields."}},
     [](const Json& o, runtime::TimePoint) -> OJson {
-      return {name(o), text(at(o, {"storageClassName"})),
+      return {name_of(o), text(at(o, {"storageClassName"})),
               int_or_string(at(o, {"capacity"}), "<unset>")};
     }};
 
@@ -318,7 +307,7 @@ const PrinterDef storage_class{
       "allow volume expand."},
      {"Age", "string", kAgeDesc}},
     [](const Json& o, runtime::TimePoint now) -> OJson {
-      std::string n = text(name(o));
+      std::string n = text(name_of(o));
       const Json& ann = at(o, {"metadata", "annotations"});
       if (text(at(ann, {"storageclass.kubernetes.io/is-default-class"})) == "true" ||
           text(at(ann, {"storageclass.beta.kubernetes.io/is-default-class"})) == "true") {
@@ -346,7 +335,7 @@ const PrinterDef volume_attachment{
      {"Age", "string", kAgeDesc}},
     [](const Json& o, runtime::TimePoint now) -> OJson {
       const Json& attached = at(o, {"status", "attached"});
-      return {name(o),
+      return {name_of(o),
               text(at(o, {"spec", "attacher"})),
               text(at(o, {"spec", "source", "persistentVolumeName"})),
               text(at(o, {"spec", "nodeName"})),
@@ -360,7 +349,7 @@ const PrinterDef webhook_configuration{
      {"Age", "string", kAgeDesc}},
     [](const Json& o, runtime::TimePoint now) -> OJson {
       const Json& w = at(o, {"webhooks"});
-      return {name(o), w.is_array() ? w.size() : 0, age(o, now)};
+      return {name_of(o), w.is_array() ? w.size() : 0, age(o, now)};
     }};
 
 const PrinterDef validating_admission_policy{
@@ -374,7 +363,7 @@ const PrinterDef validating_admission_policy{
       const Json& pk = at(o, {"spec", "paramKind"});
       std::string kind =
           pk.is_object() ? text(at(pk, {"apiVersion"})) + "/" + text(at(pk, {"kind"})) : "<unset>";
-      return {name(o), v.is_array() ? v.size() : 0, kind, age(o, now)};
+      return {name_of(o), v.is_array() ? v.size() : 0, kind, age(o, now)};
     }};
 
 const PrinterDef validating_admission_policy_binding{
@@ -384,7 +373,7 @@ const PrinterDef validating_admission_policy_binding{
       "ParamRef indicates the param resource which sets the configration param"},
      {"Age", "string", kAgeDesc}},
     [](const Json& o, runtime::TimePoint now) -> OJson {
-      return {name(o), text(at(o, {"spec", "policyName"})), param_ref(o), age(o, now)};
+      return {name_of(o), text(at(o, {"spec", "policyName"})), vap_param_ref(o), age(o, now)};
     }};
 
 const PrinterDef priority_class{
@@ -403,13 +392,13 @@ const PrinterDef priority_class{
       1}},
     [](const Json& o, runtime::TimePoint now) -> OJson {
       const Json& g = at(o, {"globalDefault"});
-      return {name(o), number(at(o, {"value"})), g.is_boolean() && g.get<bool>(), age(o, now),
+      return {name_of(o), number(at(o, {"value"})), g.is_boolean() && g.get<bool>(), age(o, now),
               text(at(o, {"preemptionPolicy"}))};
     }};
 
 const PrinterDef runtime_class{{{"Handler", "string", ""}, {"Age", "string", kAgeDesc}},
                                [](const Json& o, runtime::TimePoint now) -> OJson {
-                                 return {name(o), text(at(o, {"handler"})), age(o, now)};
+                                 return {name_of(o), text(at(o, {"handler"})), age(o, now)};
                                }};
 
 const PrinterDef endpoint_slice{
@@ -421,7 +410,7 @@ const PrinterDef endpoint_slice{
       "this slice."},
      {"Endpoints", "string", "endpoints is a list of unique endpoints in this slice."},
      {"Age", "string", kAgeDesc}},
-    endpoint_slice_cells};
+    endpoint_slice_row};
 
 const PrinterDef flow_schema{
     {{"PriorityLevel", "string",
@@ -446,7 +435,7 @@ const PrinterDef flow_schema{
           }
         }
       }
-      return {name(o),
+      return {name_of(o),
               text(at(o, {"spec", "priorityLevelConfiguration", "name"})),
               number(at(o, {"spec", "matchingPrecedence"})),
               text(at(o, {"spec", "distinguisherMethod", "type"}), "<none>"),
@@ -473,12 +462,12 @@ const PrinterDef priority_level_configuration{
     [](const Json& o, runtime::TimePoint now) -> OJson {
       const Json& limited = at(o, {"spec", "limited"});
       const Json& q = at(limited, {"limitResponse", "queuing"});
-      return {name(o),
+      return {name_of(o),
               text(at(o, {"spec", "type"})),
-              or_none(at(limited, {"nominalConcurrencyShares"})),
-              or_none(at(q, {"queues"})),
-              or_none(at(q, {"handSize"})),
-              or_none(at(q, {"queueLengthLimit"})),
+              int_or_none(at(limited, {"nominalConcurrencyShares"})),
+              int_or_none(at(q, {"queues"})),
+              int_or_none(at(q, {"handSize"})),
+              int_or_none(at(q, {"queueLengthLimit"})),
               age(o, now)};
     }};
 

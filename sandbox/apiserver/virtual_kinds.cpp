@@ -7,15 +7,15 @@
 namespace respool::sandbox {
 namespace {
 
-OJson user_info(const User& user) {
+OJson review_user_info(const User& user) {
   OJson u = {{"username", user.name}};
   if (!user.uid.empty()) u["uid"] = user.uid;
   u["groups"] = user.groups;
   return u;
 }
 
-// The review as sent, with an empty creationTimestamp and the given status.
-OJson review(const ResourceType& type, const Json& body, OJson status) {
+// The review_answer as sent, with an empty creationTimestamp and the given status.
+OJson review_answer(const ResourceType& type, const Json& body, OJson status) {
   OJson out = {{"kind", type.kind}, {"apiVersion", type.api_version()}};
   OJson meta = OJson::parse(to_text(body.value("metadata", Json::object())));
   if (!meta.is_object()) meta = OJson::object();
@@ -26,7 +26,7 @@ OJson review(const ResourceType& type, const Json& body, OJson status) {
   return out;
 }
 
-std::string str(const Json& obj, const char* key) {
+std::string review_str(const Json& obj, const char* key) {
   return obj.is_object() && obj.contains(key) && obj[key].is_string() ? obj[key].get<std::string>()
                                                                       : "";
 }
@@ -37,31 +37,31 @@ Attributes review_attributes(const Json& spec) {
   const Json na = spec.value("nonResourceAttributes", Json());
   if (ra.is_object()) {
     a.resource_request = true;
-    a.verb = str(ra, "verb");
-    a.group = str(ra, "group");
-    a.version = str(ra, "version");
-    a.resource = str(ra, "resource");
-    a.subresource = str(ra, "subresource");
-    a.ns = str(ra, "namespace");
-    a.name = str(ra, "name");
+    a.verb = review_str(ra, "verb");
+    a.group = review_str(ra, "group");
+    a.version = review_str(ra, "version");
+    a.resource = review_str(ra, "resource");
+    a.subresource = review_str(ra, "subresource");
+    a.ns = review_str(ra, "namespace");
+    a.name = review_str(ra, "name");
   } else if (na.is_object()) {
-    a.verb = str(na, "verb");
-    a.path = str(na, "path");
+    a.verb = review_str(na, "verb");
+    a.path = review_str(na, "path");
   }
   return a;
 }
 
-OJson decision_status(const Decision& d) {
+OJson review_decision(const Decision& d) {
   OJson s = {{"allowed", d.allowed}};
   if (!d.reason.empty()) s["reason"] = d.reason;
   return s;
 }
 
-http::Response created(const OJson& body) {
+http::Response review_created(const OJson& body) {
   return json_response(201, body.dump());
 }
 
-http::Response component_statuses(const VirtualRequest& r) {
+http::Response component_status_answer(const VirtualRequest& r) {
   auto one = [](const char* name) {
     return OJson{{"kind", "ComponentStatus"},
                  {"apiVersion", "v1"},
@@ -93,7 +93,7 @@ http::Response serve_virtual(Engine& engine, const Authenticator& authn,
   if (std::find(type.verbs.begin(), type.verbs.end(), verb) == type.verbs.end()) {
     return error_response(method_not_allowed());
   }
-  if (type.id == KindId::ComponentStatus) return component_statuses(r);
+  if (type.id == KindId::ComponentStatus) return component_status_answer(r);
   if (!r.info.name.empty()) return error_response(method_not_allowed());
   auto decoded = decode_object(r.request, type.kind);
   if (!decoded) return error_response(decoded.error());
@@ -103,8 +103,8 @@ http::Response serve_virtual(Engine& engine, const Authenticator& authn,
   switch (type.id) {
     case KindId::Binding: {
       bool dry_run = r.request.target.find("dryRun=All") != std::string::npos;
-      auto done = engine.bind(r.info.ns, str(body.value("metadata", Json::object()), "name"), body,
-                              dry_run);
+      auto done = engine.bind(r.info.ns, review_str(body.value("metadata", Json::object()), "name"),
+                              body, dry_run);
       if (!done) return error_response(done.error());
       OJson ok = {{"kind", "Status"},
                   {"apiVersion", "v1"},
@@ -114,14 +114,14 @@ http::Response serve_virtual(Engine& engine, const Authenticator& authn,
       return json_response(201, ok.dump());
     }
     case KindId::SelfSubjectReview:
-      return created(review(type, body, {{"userInfo", user_info(r.user)}}));
+      return review_created(review_answer(type, body, {{"userInfo", review_user_info(r.user)}}));
     case KindId::SelfSubjectAccessReview:
-      return created(review(
-          type, body, decision_status(authorizer.authorize(r.user, review_attributes(spec)))));
+      return review_created(review_answer(
+          type, body, review_decision(authorizer.authorize(r.user, review_attributes(spec)))));
     case KindId::SubjectAccessReview:
     case KindId::LocalSubjectAccessReview: {
-      User subject{str(spec, "user"), {}, ""};
-      subject.uid = str(spec, "uid");
+      User subject{review_str(spec, "user"), {}, ""};
+      subject.uid = review_str(spec, "uid");
       if (spec.contains("groups") && spec["groups"].is_array()) {
         for (const Json& g : spec["groups"]) {
           if (g.is_string()) subject.groups.push_back(g.get<std::string>());
@@ -136,25 +136,26 @@ http::Response serve_virtual(Engine& engine, const Authenticator& authn,
                           r.info.ns));
         }
       }
-      return created(review(type, body, decision_status(authorizer.authorize(subject, a))));
+      return review_created(
+          review_answer(type, body, review_decision(authorizer.authorize(subject, a))));
     }
     case KindId::SelfSubjectRulesReview: {
-      RuleSet rules = authorizer.rules_for(r.user, str(spec, "namespace"));
+      RuleSet rules = authorizer.rules_for(r.user, review_str(spec, "namespace"));
       OJson status = {{"resourceRules", rules.resource_rules},
                       {"nonResourceRules", rules.non_resource_rules},
                       {"incomplete", rules.incomplete}};
       if (!rules.evaluation_error.empty()) status["evaluationError"] = rules.evaluation_error;
-      return created(review(type, body, status));
+      return review_created(review_answer(type, body, status));
     }
     case KindId::TokenReview: {
-      std::optional<User> who = authn.token_user(str(spec, "token"));
+      std::optional<User> who = authn.token_user(review_str(spec, "token"));
       OJson status;
       if (who) {
-        status = {{"authenticated", true}, {"user", user_info(*who)}};
+        status = {{"authenticated", true}, {"user", review_user_info(*who)}};
       } else {
         status = {{"user", OJson::object()}, {"error", "invalid bearer token"}};
       }
-      return created(review(type, body, status));
+      return review_created(review_answer(type, body, status));
     }
     default:
       return error_response(method_not_allowed());

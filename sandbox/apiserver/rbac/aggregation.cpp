@@ -9,7 +9,7 @@
 namespace respool::sandbox {
 namespace {
 
-bool selected_by(const Json& selectors, const Json& role) {
+bool aggregation_selects(const Json& selectors, const Json& role) {
   static const Json empty = Json::object();
   const Json& meta = role.value("metadata", empty);
   const Json labels = meta.is_object() ? meta.value("labels", empty) : empty;
@@ -39,7 +39,7 @@ void Engine::aggregate_cluster_roles() {
       }
       Json rules = Json::array();
       for (const auto& [other_name, other] : coll->items) {
-        if (other_name == name || !selected_by((*rule)["clusterRoleSelectors"], *other.obj))
+        if (other_name == name || !aggregation_selects((*rule)["clusterRoleSelectors"], *other.obj))
           continue;
         const Json& more = other.obj->value("rules", Json());
         if (!more.is_array()) continue;

@@ -14,27 +14,27 @@
 namespace respool::sandbox {
 namespace {
 
-constexpr const char* kMasters = "system:masters";
+constexpr const char* kMastersGroup = "system:masters";
 
-bool member(const User& user, const std::string& group) {
+bool in_group(const User& user, const std::string& group) {
   return std::find(user.groups.begin(), user.groups.end(), group) != user.groups.end();
 }
 
-std::string str(const Json& obj, const char* key) {
+std::string rbac_str(const Json& obj, const char* key) {
   return obj.is_object() && obj.contains(key) && obj[key].is_string() ? obj[key].get<std::string>()
                                                                       : "";
 }
 
 // The subject of a binding that names `user`, if any ("User \"x\"", "Group \"g\"", ...).
-std::optional<std::string> matching_subject(const Json& binding, const User& user,
-                                            const std::string& binding_ns) {
+std::optional<std::string> binding_subject_for(const Json& binding, const User& user,
+                                               const std::string& binding_ns) {
   if (!binding.contains("subjects") || !binding["subjects"].is_array()) return std::nullopt;
   for (const Json& s : binding["subjects"]) {
-    std::string kind = str(s, "kind"), name = str(s, "name");
+    std::string kind = rbac_str(s, "kind"), name = rbac_str(s, "name");
     if (kind == "User" && name == user.name) return "User \"" + name + "\"";
-    if (kind == "Group" && member(user, name)) return "Group \"" + name + "\"";
+    if (kind == "Group" && in_group(user, name)) return "Group \"" + name + "\"";
     if (kind == "ServiceAccount") {
-      std::string ns = str(s, "namespace");
+      std::string ns = rbac_str(s, "namespace");
       if (ns.empty()) ns = binding_ns;
       if (user.name == "system:serviceaccount:" + ns + ":" + name) {
         return "ServiceAccount \"" + name + "/" + ns + "\"";
@@ -72,9 +72,9 @@ void Authorizer::visit(const User& user, const std::string& ns, const Visitor& v
   };
   if (auto crbs = store.find("clusterrolebindings.rbac.authorization.k8s.io")) {
     for (const auto& [key, b] : crbs->items) {
-      auto subject = matching_subject(*b.obj, user, "");
+      auto subject = binding_subject_for(*b.obj, user, "");
       if (!subject) continue;
-      std::string role_name = str((*b.obj)["roleRef"], "name");
+      std::string role_name = rbac_str((*b.obj)["roleRef"], "name");
       const StoredObject* role = store.get("clusterroles.rbac.authorization.k8s.io", role_name);
       const Json* rules = rules_of(role);
       std::string source =
@@ -93,9 +93,9 @@ void Authorizer::visit(const User& user, const std::string& ns, const Visitor& v
   for (auto it = rbs->items.lower_bound(prefix);
        it != rbs->items.end() && it->first.compare(0, prefix.size(), prefix) == 0; ++it) {
     const Json& b = *it->second.obj;
-    auto subject = matching_subject(b, user, ns);
+    auto subject = binding_subject_for(b, user, ns);
     if (!subject) continue;
-    std::string kind = str(b["roleRef"], "kind"), role_name = str(b["roleRef"], "name");
+    std::string kind = rbac_str(b["roleRef"], "kind"), role_name = rbac_str(b["roleRef"], "name");
     const StoredObject* role =
         kind == "Role" ? store.get("roles.rbac.authorization.k8s.io", ns + "/" + role_name)
                        : store.get("clusterroles.rbac.authorization.k8s.io", role_name);
@@ -110,7 +110,7 @@ void Authorizer::visit(const User& user, const std::string& ns, const Visitor& v
 }
 
 Decision Authorizer::authorize(const User& user, const Attributes& a) const {
-  if (!enabled_ || member(user, kMasters)) return {true, "", {}};
+  if (!enabled_ || in_group(user, kMastersGroup)) return {true, "", {}};
   std::lock_guard lock(engine_.store().mutex());
   Decision d;
   visit(user, a.ns, [&](const std::string& source, const Json* rules, const std::string& error) {
@@ -131,7 +131,7 @@ Decision Authorizer::authorize(const User& user, const Attributes& a) const {
 std::vector<Json> Authorizer::rules_of(const User& user, const std::string& ns,
                                        std::vector<std::string>* errors) const {
   std::vector<Json> out;
-  if (!enabled_ || member(user, kMasters)) {
+  if (!enabled_ || in_group(user, kMastersGroup)) {
     out.push_back({{"verbs", {"*"}}, {"apiGroups", {"*"}}, {"resources", {"*"}}});
     out.push_back({{"verbs", {"*"}}, {"nonResourceURLs", {"*"}}});
   }
@@ -197,14 +197,14 @@ std::optional<ApiError> Authorizer::check_escalation(const User& user, const Res
                                                      const std::string& ns, const Json& obj) const {
   bool rbac_kind = type.id == KindId::Role || type.id == KindId::ClusterRole ||
                    type.id == KindId::RoleBinding || type.id == KindId::ClusterRoleBinding;
-  if (!rbac_kind || !enabled_ || member(user, kMasters)) return std::nullopt;
+  if (!rbac_kind || !enabled_ || in_group(user, kMastersGroup)) return std::nullopt;
   bool binding = type.id == KindId::RoleBinding || type.id == KindId::ClusterRoleBinding;
-  std::string name = str(obj.value("metadata", Json::object()), "name");
+  std::string name = rbac_str(obj.value("metadata", Json::object()), "name");
   std::vector<Json> requested;
   std::string role_ns = type.namespaced ? ns : "";
   if (binding) {
     const Json ref = obj.value("roleRef", Json::object());
-    std::string kind = str(ref, "kind"), role_name = str(ref, "name");
+    std::string kind = rbac_str(ref, "kind"), role_name = rbac_str(ref, "name");
     // The bind verb on the role allows binding it without holding its permissions.
     Attributes bind{true,
                     "bind",

@@ -8,42 +8,42 @@
 namespace respool::sandbox::rbac {
 namespace {
 
-const char* const kWrite = R"(["create","delete","deletecollection","patch","update"])";
-const char* const kRead = R"(["get","list","watch"])";
+const char* const kPolicyWrite = R"(["create","delete","deletecollection","patch","update"])";
+const char* const kPolicyRead = R"(["get","list","watch"])";
 
-Json rule(Json groups, Json resources, const char* verbs) {
+Json policy_rule(Json groups, Json resources, const char* verbs) {
   return {{"apiGroups", std::move(groups)},
           {"resources", std::move(resources)},
           {"verbs", Json::parse(verbs)}};
 }
 
-Json urls(Json list) {
+Json policy_urls(Json list) {
   return {{"nonResourceURLs", std::move(list)}, {"verbs", {"get"}}};
 }
 
-Json meta(const std::string& name, Json labels = Json::object()) {
+Json policy_meta(const std::string& name, Json labels = Json::object()) {
   labels["kubernetes.io/bootstrapping"] = "rbac-defaults";
   return {{"name", name},
           {"labels", labels},
           {"annotations", {{"rbac.authorization.kubernetes.io/autoupdate", "true"}}}};
 }
 
-Json role(const std::string& name, Json rules, Json labels = Json::object()) {
+Json policy_role(const std::string& name, Json rules, Json labels = Json::object()) {
   return {{"apiVersion", "rbac.authorization.k8s.io/v1"},
           {"kind", "ClusterRole"},
-          {"metadata", meta(name, std::move(labels))},
+          {"metadata", policy_meta(name, std::move(labels))},
           {"rules", std::move(rules)}};
 }
 
-Json aggregated(const std::string& name, const std::string& selector, Json labels) {
-  Json r = role(name, nullptr, std::move(labels));
+Json policy_aggregated(const std::string& name, const std::string& selector, Json labels) {
+  Json r = policy_role(name, nullptr, std::move(labels));
   r["aggregationRule"] = {
       {"clusterRoleSelectors",
        {{{"matchLabels", {{"rbac.authorization.k8s.io/aggregate-to-" + selector, "true"}}}}}}};
   return r;
 }
 
-Json binding(const std::string& name, const std::string& role_name, Json groups) {
+Json policy_binding(const std::string& name, const std::string& role_name, Json groups) {
   Json subjects = Json::array();
   for (const Json& g : groups) {
     subjects.push_back({{"apiGroup", "rbac.authorization.k8s.io"}, {"kind", "Group"}, {"name", g}});
@@ -51,13 +51,13 @@ Json binding(const std::string& name, const std::string& role_name, Json groups)
   return {
       {"apiVersion", "rbac.authorization.k8s.io/v1"},
       {"kind", "ClusterRoleBinding"},
-      {"metadata", meta(name)},
+      {"metadata", policy_meta(name)},
       {"roleRef",
        {{"apiGroup", "rbac.authorization.k8s.io"}, {"kind", "ClusterRole"}, {"name", role_name}}},
       {"subjects", subjects}};
 }
 
-Json label(const char* to) {
+Json aggregate_label(const char* to) {
   return {{std::string("rbac.authorization.k8s.io/aggregate-to-") + to, "true"}};
 }
 
@@ -65,103 +65,117 @@ Json label(const char* to) {
 
 std::vector<Json> bootstrap_cluster_roles() {
   std::vector<Json> out;
-  out.push_back(aggregated("admin", "admin", Json::object()));
-  out.push_back(role("cluster-admin", {rule({"*"}, {"*"}, R"(["*"])"),
-                                       {{"nonResourceURLs", {"*"}}, {"verbs", {"*"}}}}));
-  out.push_back(aggregated("edit", "edit", label("admin")));
-  out.push_back(role(
+  out.push_back(policy_aggregated("admin", "admin", Json::object()));
+  out.push_back(policy_role("cluster-admin", {policy_rule({"*"}, {"*"}, R"(["*"])"),
+                                              {{"nonResourceURLs", {"*"}}, {"verbs", {"*"}}}}));
+  out.push_back(policy_aggregated("edit", "edit", aggregate_label("admin")));
+  out.push_back(policy_role(
       "system:aggregate-to-admin",
-      {rule({"authorization.k8s.io"}, {"localsubjectaccessreviews"}, R"(["create"])"),
-       rule({"rbac.authorization.k8s.io"}, {"rolebindings", "roles"},
-            R"(["create","delete","deletecollection","get","list","patch","update","watch"])")},
-      label("admin")));
-  out.push_back(role(
+      {policy_rule({"authorization.k8s.io"}, {"localsubjectaccessreviews"}, R"(["create"])"),
+       policy_rule(
+           {"rbac.authorization.k8s.io"}, {"rolebindings", "roles"},
+           R"(["create","delete","deletecollection","get","list","patch","update","watch"])")},
+      aggregate_label("admin")));
+  out.push_back(policy_role(
       "system:aggregate-to-edit",
-      {rule({""},
-            {"pods/attach", "pods/exec", "pods/portforward", "pods/proxy", "secrets",
-             "services/proxy"},
-            kRead),
-       rule({""}, {"serviceaccounts"}, R"(["impersonate"])"),
-       rule({""}, {"pods", "pods/attach", "pods/exec", "pods/portforward", "pods/proxy"}, kWrite),
-       rule({""}, {"pods/eviction"}, R"(["create"])"),
-       rule({""},
-            {"configmaps", "persistentvolumeclaims", "replicationcontrollers",
-             "replicationcontrollers/scale", "secrets", "serviceaccounts", "services",
-             "services/proxy"},
-            kWrite),
-       rule({""}, {"serviceaccounts/token"}, R"(["create"])"),
-       rule({"", "events.k8s.io"}, {"events"}, kWrite),
-       rule({"apps"},
-            {"daemonsets", "deployments", "deployments/rollback", "deployments/scale",
-             "replicasets", "replicasets/scale", "statefulsets", "statefulsets/scale"},
-            kWrite),
-       rule({"autoscaling"}, {"horizontalpodautoscalers"}, kWrite),
-       rule({"batch"}, {"cronjobs", "jobs"}, kWrite),
-       rule({"extensions"},
-            {"daemonsets", "deployments", "deployments/rollback", "deployments/scale", "ingresses",
-             "networkpolicies", "replicasets", "replicasets/scale", "replicationcontrollers/scale"},
-            kWrite),
-       rule({"policy"}, {"poddisruptionbudgets"}, kWrite),
-       rule({"networking.k8s.io"}, {"ingresses", "networkpolicies"}, kWrite),
-       rule({"coordination.k8s.io"}, {"leases"},
-            R"(["create","delete","deletecollection","get","list","patch","update","watch"])"),
-       rule({"resource.k8s.io"}, {"resourceclaims", "resourceclaimtemplates"}, kWrite)},
-      label("edit")));
-  out.push_back(role(
+      {policy_rule({""},
+                   {"pods/attach", "pods/exec", "pods/portforward", "pods/proxy", "secrets",
+                    "services/proxy"},
+                   kPolicyRead),
+       policy_rule({""}, {"serviceaccounts"}, R"(["impersonate"])"),
+       policy_rule({""}, {"pods", "pods/attach", "pods/exec", "pods/portforward", "pods/proxy"},
+                   kPolicyWrite),
+       policy_rule({""}, {"pods/eviction"}, R"(["create"])"),
+       policy_rule({""},
+                   {"configmaps", "persistentvolumeclaims", "replicationcontrollers",
+                    "replicationcontrollers/scale", "secrets", "serviceaccounts", "services",
+                    "services/proxy"},
+                   kPolicyWrite),
+       policy_rule({""}, {"serviceaccounts/token"}, R"(["create"])"),
+       policy_rule({"", "events.k8s.io"}, {"events"}, kPolicyWrite),
+       policy_rule({"apps"},
+                   {"daemonsets", "deployments", "deployments/rollback", "deployments/scale",
+                    "replicasets", "replicasets/scale", "statefulsets", "statefulsets/scale"},
+                   kPolicyWrite),
+       policy_rule({"autoscaling"}, {"horizontalpodautoscalers"}, kPolicyWrite),
+       policy_rule({"batch"}, {"cronjobs", "jobs"}, kPolicyWrite),
+       policy_rule(
+           {"extensions"},
+           {"daemonsets", "deployments", "deployments/rollback", "deployments/scale", "ingresses",
+            "networkpolicies", "replicasets", "replicasets/scale", "replicationcontrollers/scale"},
+           kPolicyWrite),
+       policy_rule({"policy"}, {"poddisruptionbudgets"}, kPolicyWrite),
+       policy_rule({"networking.k8s.io"}, {"ingresses", "networkpolicies"}, kPolicyWrite),
+       policy_rule(
+           {"coordination.k8s.io"}, {"leases"},
+           R"(["create","delete","deletecollection","get","list","patch","update","watch"])"),
+       policy_rule({"resource.k8s.io"}, {"resourceclaims", "resourceclaimtemplates"},
+                   kPolicyWrite)},
+      aggregate_label("edit")));
+  out.push_back(policy_role(
       "system:aggregate-to-view",
-      {rule({""},
-            {"configmaps", "endpoints", "persistentvolumeclaims", "persistentvolumeclaims/status",
-             "pods", "replicationcontrollers", "replicationcontrollers/scale", "serviceaccounts",
-             "services", "services/status"},
-            kRead),
-       rule({""},
-            {"bindings", "limitranges", "namespaces/status", "pods/log", "pods/status",
-             "replicationcontrollers/status", "resourcequotas", "resourcequotas/status"},
-            kRead),
-       rule({""}, {"namespaces"}, kRead), rule({"", "events.k8s.io"}, {"events"}, kRead),
-       rule({"discovery.k8s.io"}, {"endpointslices"}, kRead),
-       rule({"apps"},
-            {"controllerrevisions", "daemonsets", "daemonsets/status", "deployments",
-             "deployments/scale", "deployments/status", "replicasets", "replicasets/scale",
-             "replicasets/status", "statefulsets", "statefulsets/scale", "statefulsets/status"},
-            kRead),
-       rule({"autoscaling"}, {"horizontalpodautoscalers", "horizontalpodautoscalers/status"},
-            kRead),
-       rule({"batch"}, {"cronjobs", "cronjobs/status", "jobs", "jobs/status"}, kRead),
-       rule(
+      {policy_rule(
+           {""},
+           {"configmaps", "endpoints", "persistentvolumeclaims", "persistentvolumeclaims/status",
+            "pods", "replicationcontrollers", "replicationcontrollers/scale", "serviceaccounts",
+            "services", "services/status"},
+           kPolicyRead),
+       policy_rule({""},
+                   {"bindings", "limitranges", "namespaces/status", "pods/log", "pods/status",
+                    "replicationcontrollers/status", "resourcequotas", "resourcequotas/status"},
+                   kPolicyRead),
+       policy_rule({""}, {"namespaces"}, kPolicyRead),
+       policy_rule({"", "events.k8s.io"}, {"events"}, kPolicyRead),
+       policy_rule({"discovery.k8s.io"}, {"endpointslices"}, kPolicyRead),
+       policy_rule(
+           {"apps"},
+           {"controllerrevisions", "daemonsets", "daemonsets/status", "deployments",
+            "deployments/scale", "deployments/status", "replicasets", "replicasets/scale",
+            "replicasets/status", "statefulsets", "statefulsets/scale", "statefulsets/status"},
+           kPolicyRead),
+       policy_rule({"autoscaling"}, {"horizontalpodautoscalers", "horizontalpodautoscalers/status"},
+                   kPolicyRead),
+       policy_rule({"batch"}, {"cronjobs", "cronjobs/status", "jobs", "jobs/status"}, kPolicyRead),
+       policy_rule(
            {"extensions"},
            {"daemonsets", "daemonsets/status", "deployments", "deployments/scale",
             "deployments/status", "ingresses", "ingresses/status", "networkpolicies", "replicasets",
             "replicasets/scale", "replicasets/status", "replicationcontrollers/scale"},
-           kRead),
-       rule({"policy"}, {"poddisruptionbudgets", "poddisruptionbudgets/status"}, kRead),
-       rule({"networking.k8s.io"}, {"ingresses", "ingresses/status", "networkpolicies"}, kRead),
-       rule({"resource.k8s.io"},
-            {"resourceclaims", "resourceclaims/status", "resourceclaimtemplates"}, kRead)},
-      label("view")));
-  out.push_back(role("system:auth-delegator",
-                     {rule({"authentication.k8s.io"}, {"tokenreviews"}, R"(["create"])"),
-                      rule({"authorization.k8s.io"}, {"subjectaccessreviews"}, R"(["create"])")}));
+           kPolicyRead),
+       policy_rule({"policy"}, {"poddisruptionbudgets", "poddisruptionbudgets/status"},
+                   kPolicyRead),
+       policy_rule({"networking.k8s.io"}, {"ingresses", "ingresses/status", "networkpolicies"},
+                   kPolicyRead),
+       policy_rule({"resource.k8s.io"},
+                   {"resourceclaims", "resourceclaims/status", "resourceclaimtemplates"},
+                   kPolicyRead)},
+      aggregate_label("view")));
+  out.push_back(policy_role(
+      "system:auth-delegator",
+      {policy_rule({"authentication.k8s.io"}, {"tokenreviews"}, R"(["create"])"),
+       policy_rule({"authorization.k8s.io"}, {"subjectaccessreviews"}, R"(["create"])")}));
+  out.push_back(policy_role(
+      "system:basic-user",
+      {policy_rule({"authorization.k8s.io"},
+                   {"selfsubjectaccessreviews", "selfsubjectrulesreviews"}, R"(["create"])"),
+       policy_rule({"authentication.k8s.io"}, {"selfsubjectreviews"}, R"(["create"])")}));
   out.push_back(
-      role("system:basic-user",
-           {rule({"authorization.k8s.io"}, {"selfsubjectaccessreviews", "selfsubjectrulesreviews"},
-                 R"(["create"])"),
-            rule({"authentication.k8s.io"}, {"selfsubjectreviews"}, R"(["create"])")}));
-  out.push_back(role("system:discovery",
-                     {urls({"/api", "/api/*", "/apis", "/apis/*", "/healthz", "/livez", "/openapi",
-                            "/openapi/*", "/readyz", "/version", "/version/"})}));
-  out.push_back(role("system:public-info-viewer",
-                     {urls({"/healthz", "/livez", "/readyz", "/version", "/version/"})}));
-  out.push_back(aggregated("view", "view", label("edit")));
+      policy_role("system:discovery",
+                  {policy_urls({"/api", "/api/*", "/apis", "/apis/*", "/healthz", "/livez",
+                                "/openapi", "/openapi/*", "/readyz", "/version", "/version/"})}));
+  out.push_back(
+      policy_role("system:public-info-viewer",
+                  {policy_urls({"/healthz", "/livez", "/readyz", "/version", "/version/"})}));
+  out.push_back(policy_aggregated("view", "view", aggregate_label("edit")));
   return out;
 }
 
 std::vector<Json> bootstrap_cluster_role_bindings() {
-  return {binding("cluster-admin", "cluster-admin", {"system:masters"}),
-          binding("system:basic-user", "system:basic-user", {"system:authenticated"}),
-          binding("system:discovery", "system:discovery", {"system:authenticated"}),
-          binding("system:public-info-viewer", "system:public-info-viewer",
-                  {"system:authenticated", "system:unauthenticated"})};
+  return {policy_binding("cluster-admin", "cluster-admin", {"system:masters"}),
+          policy_binding("system:basic-user", "system:basic-user", {"system:authenticated"}),
+          policy_binding("system:discovery", "system:discovery", {"system:authenticated"}),
+          policy_binding("system:public-info-viewer", "system:public-info-viewer",
+                         {"system:authenticated", "system:unauthenticated"})};
 }
 
 }  // namespace respool::sandbox::rbac

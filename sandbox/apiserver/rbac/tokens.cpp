@@ -14,7 +14,7 @@ namespace {
 
 using Json = nlohmann::json;
 
-std::string base64url(std::string_view data) {
+std::string jwt_base64url(std::string_view data) {
   std::string s = base64_encode(data);
   for (char& c : s) {
     if (c == '+') c = '-';
@@ -25,7 +25,7 @@ std::string base64url(std::string_view data) {
   return s;
 }
 
-bool base64url_decode(std::string_view text, std::string& out) {
+bool jwt_base64url_decode(std::string_view text, std::string& out) {
   std::string s(text);
   for (char& c : s) {
     if (c == '-') c = '+';
@@ -36,7 +36,7 @@ bool base64url_decode(std::string_view text, std::string& out) {
   return base64_decode(s, out);
 }
 
-std::int64_t unix_seconds(runtime::TimePoint t) {
+std::int64_t jwt_unix_seconds(runtime::TimePoint t) {
   return std::chrono::duration_cast<std::chrono::seconds>(t.time_since_epoch()).count();
 }
 
@@ -53,7 +53,7 @@ std::string TokenIssuer::sign(std::string_view data) const {
   unsigned int len = 0;
   HMAC(EVP_sha256(), key_.data(), static_cast<int>(key_.size()),
        reinterpret_cast<const unsigned char*>(data.data()), data.size(), mac, &len);
-  return base64url(std::string_view(reinterpret_cast<const char*>(mac), len));
+  return jwt_base64url(std::string_view(reinterpret_cast<const char*>(mac), len));
 }
 
 std::string TokenIssuer::issue(const TokenClaims& c, runtime::TimePoint now) const {
@@ -61,14 +61,14 @@ std::string TokenIssuer::issue(const TokenClaims& c, runtime::TimePoint now) con
   Json payload = {
       {"aud", c.audiences},
       {"exp", c.expires},
-      {"iat", unix_seconds(now)},
+      {"iat", jwt_unix_seconds(now)},
       {"iss", kIssuer},
       {"jti", c.jti},
       {"kubernetes.io",
        {{"namespace", c.ns}, {"serviceaccount", {{"name", c.service_account}, {"uid", c.uid}}}}},
-      {"nbf", unix_seconds(now)},
+      {"nbf", jwt_unix_seconds(now)},
       {"sub", "system:serviceaccount:" + c.ns + ":" + c.service_account}};
-  std::string signing_input = base64url(header.dump()) + "." + base64url(payload.dump());
+  std::string signing_input = jwt_base64url(header.dump()) + "." + jwt_base64url(payload.dump());
   return signing_input + "." + sign(signing_input);
 }
 
@@ -83,7 +83,7 @@ std::optional<TokenClaims> TokenIssuer::verify(std::string_view token) const {
     return std::nullopt;
   }
   std::string raw;
-  if (!base64url_decode(token.substr(dot1 + 1, dot2 - dot1 - 1), raw)) return std::nullopt;
+  if (!jwt_base64url_decode(token.substr(dot1 + 1, dot2 - dot1 - 1), raw)) return std::nullopt;
   Json p = Json::parse(raw, nullptr, false);
   if (!p.is_object() || !p.contains("kubernetes.io")) return std::nullopt;
   const Json& k = p["kubernetes.io"];
