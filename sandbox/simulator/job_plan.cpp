@@ -20,7 +20,7 @@ bool tracked(const Json& pod) {
          std::find(finalizers.begin(), finalizers.end(), kJobTrackingFinalizer) != finalizers.end();
 }
 
-bool deleting(const Json& pod) {
+bool job_pod_deleting(const Json& pod) {
   return !at_path(pod, {"metadata", "deletionTimestamp"}).is_null();
 }
 
@@ -28,7 +28,7 @@ std::string phase(const Json& pod) {
   return string_at(pod, {"status", "phase"});
 }
 
-int int_field(const Json& object, std::initializer_list<std::string_view> path, int fallback) {
+int job_int_field(const Json& object, std::initializer_list<std::string_view> path, int fallback) {
   const Json& v = at_path(object, path);
   return v.is_number_integer() ? v.get<int>() : fallback;
 }
@@ -113,8 +113,8 @@ JobPlan plan_job(const Json& job, const std::vector<const Json*>& pods, TimePoin
     by_uid[string_at(*p, {"metadata", "uid"})] = p;
 
   // Pods listed as uncounted whose finalizer is gone are counted now.
-  int succeeded = int_field(status, {"succeeded"}, 0);
-  int failed = int_field(status, {"failed"}, 0);
+  int succeeded = job_int_field(status, {"succeeded"}, 0);
+  int failed = job_int_field(status, {"failed"}, 0);
   std::vector<std::string> uncounted_ok = uid_list(status, "succeeded");
   std::vector<std::string> uncounted_failed = uid_list(status, "failed");
   auto settle = [&](std::vector<std::string>& list, int& count) {
@@ -139,8 +139,8 @@ JobPlan plan_job(const Json& job, const std::vector<const Json*>& pods, TimePoin
   for (const Json* p : pods) {
     const std::string uid = string_at(*p, {"metadata", "uid"});
     const std::string name = string_at(*p, {"metadata", "name"});
-    const bool ended = pod_terminal(*p) || deleting(*p);
-    if (phase(*p) == "Failed" || (deleting(*p) && phase(*p) != "Succeeded")) {
+    const bool ended = pod_terminal(*p) || job_pod_deleting(*p);
+    if (phase(*p) == "Failed" || (job_pod_deleting(*p) && phase(*p) != "Succeeded")) {
       auto t = ended_at(*p);
       if (t && (!last_failure || *t > *last_failure)) last_failure = t;
     }
@@ -170,9 +170,9 @@ JobPlan plan_job(const Json& job, const std::vector<const Json*>& pods, TimePoin
   if (!finished) {
     const bool suspended = at_path(job, {"spec", "suspend"}).is_boolean() &&
                            at_path(job, {"spec", "suspend"}).get<bool>();
-    const int completions = int_field(job, {"spec", "completions"}, 1);
-    const int parallelism = int_field(job, {"spec", "parallelism"}, 1);
-    const int backoff_limit = int_field(job, {"spec", "backoffLimit"}, 6);
+    const int completions = job_int_field(job, {"spec", "completions"}, 1);
+    const int parallelism = job_int_field(job, {"spec", "parallelism"}, 1);
+    const int backoff_limit = job_int_field(job, {"spec", "backoffLimit"}, 6);
     if (!status.contains("startTime") && !suspended) status["startTime"] = kube::format_time(now);
     auto remove_active = [&] {
       for (const Json* p : active)
