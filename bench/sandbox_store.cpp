@@ -77,7 +77,10 @@ int main(int argc, char** argv) {
   auto pod_type = engine.registry().find("", "v1", "pods");
   for (int t = 0; t < 50; ++t) {
     Json ns = {{"metadata", {{"name", "team-" + std::to_string(t)}}}};
-    if (!engine.create(*ns_type, "", ns, {})) return 1;
+    if (auto made = engine.create(*ns_type, "", ns, {}); !made) {
+      std::fprintf(stderr, "namespace: %s\n", made.error().message.c_str());
+      return 1;
+    }
   }
   malloc_trim(0);
   const long baseline = rss_kib();
@@ -90,12 +93,17 @@ int main(int argc, char** argv) {
     pod["metadata"]["labels"]["team"] = ns;
     pod["spec"]["nodeName"] = "gpu-node-" + std::to_string(i % 5000);
     auto created = engine.create(*pod_type, ns, std::move(pod), {});
-    if (!created) return 1;
+    if (!created) {
+      std::fprintf(stderr, "pod: %s\n", created.error().message.c_str());
+      return 1;
+    }
     // What the kubelet reports once the pod runs.
     Json running = *created->object.obj;
     running["status"] = running_status();
-    if (!engine.update(*pod_type, ns, sandbox::object_name(running), std::move(running), {},
-                       "status")) {
+    std::string name = sandbox::object_name(running);
+    if (auto updated = engine.update(*pod_type, ns, name, std::move(running), {}, "status");
+        !updated) {
+      std::fprintf(stderr, "status: %s\n", updated.error().message.c_str());
       return 1;
     }
   }
