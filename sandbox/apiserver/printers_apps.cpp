@@ -57,7 +57,7 @@ std::string hpa_targets(const Json& o) {
   std::size_t count = list.size();
   if (count > max) list.resize(max);
   std::string out = join(list, ", ");
-  if (count > max) out += " + " + std::to_string(count - max) + " more...";
+  if (count > max) out += std::string(" + ") + std::to_string(count - max) + " more...";
   return out;
 }
 
@@ -90,7 +90,7 @@ const PrinterDef controller_revision{
           std::string gk = group.empty() ? kind : kind + "." + group;
           for (auto& c : gk)
             c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-          controller = gk + "/" + text(at(r, {"name"}));
+          controller = gk + std::string("/") + text(at(r, {"name"}));
           break;
         }
       }
@@ -258,7 +258,7 @@ const PrinterDef job{
       if (completions.is_number_integer()) {
         done += std::to_string(completions.get<long long>());
       } else {
-        done += parallelism > 1 ? "1 of " + std::to_string(parallelism) : "1";
+        done += parallelism > 1 ? std::string("1 of ") + std::to_string(parallelism) : "1";
       }
       return {name_of(o),
               status,

@@ -77,7 +77,8 @@ OJson pod_row(const Json& o, runtime::TimePoint now) {
       } else if (!terminated.empty()) {
         reason = terminated;
       } else if (at(s, {"state", "terminated"}).is_object()) {
-        reason = "ExitCode:" + std::to_string(number(at(s, {"state", "terminated", "exitCode"})));
+        reason = std::string("ExitCode:") +
+                 std::to_string(number(at(s, {"state", "terminated", "exitCode"})));
       } else if (s.value("ready", false) && at(s, {"state", "running"}).is_object()) {
         running = true;
         ++ready;
@@ -105,10 +106,10 @@ OJson pod_row(const Json& o, runtime::TimePoint now) {
     for (const Json& g : rg) {
       if (condition_status(o, text(at(g, {"conditionType"}))) == "True") ++ok;
     }
-    gates = std::to_string(ok) + "/" + std::to_string(rg.size());
+    gates = std::to_string(ok) + std::string("/") + std::to_string(rg.size());
   }
   return {name_of(o),
-          std::to_string(ready) + "/" + std::to_string(total),
+          std::to_string(ready) + std::string("/") + std::to_string(total),
           reason,
           std::to_string(restarts),
           age(o, now),
@@ -153,8 +154,8 @@ OJson service_row(const Json& o, runtime::TimePoint now) {
     for (const Json& p : list) {
       std::string port = int_or_string(at(p, {"port"}), "0");
       long long node_port = number(at(p, {"nodePort"}));
-      if (node_port > 0) port += ":" + std::to_string(node_port);
-      ports.push_back(port + "/" + text(at(p, {"protocol"})));
+      if (node_port > 0) port += std::string(":") + std::to_string(node_port);
+      ports.push_back(port + std::string("/") + text(at(p, {"protocol"})));
     }
   }
   std::string ip = "<none>";
@@ -175,8 +176,9 @@ OJson event_row(const Json& o, runtime::TimePoint now) {
   std::string kind = text(at(about, {"kind"}));
   for (auto& c : kind)
     c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  std::string object =
-      text(at(about, {"name"})).empty() ? kind : kind + "/" + text(at(about, {"name"}));
+  std::string object = text(at(about, {"name"})).empty()
+                           ? kind
+                           : kind + std::string("/") + text(at(about, {"name"}));
   Json first = o.value(v1 ? "deprecatedFirstTimestamp" : "firstTimestamp", Json());
   std::string first_seen = since(first.is_string() ? first : o.value("eventTime", Json()), now);
   Json last = o.value(v1 ? "deprecatedLastTimestamp" : "lastTimestamp", Json());
@@ -209,13 +211,14 @@ std::string endpoints_list(const Json& o) {
       count += addrs.size();
       for (const Json& a : addrs) {
         if (list.size() < max) {
-          list.push_back(text(at(a, {"ip"})) + ":" + std::to_string(number(at(p, {"port"}))));
+          list.push_back(text(at(a, {"ip"})) + std::string(":") +
+                         std::to_string(number(at(p, {"port"}))));
         }
       }
     }
   }
   std::string out = join(list, ",");
-  if (count > max) out += " + " + std::to_string(count - max) + " more...";
+  if (count > max) out += std::string(" + ") + std::to_string(count - max) + " more...";
   return out;
 }
 
@@ -249,7 +252,8 @@ std::string pv_phase(const Json& o) {
 OJson pv_row(const Json& o, runtime::TimePoint now) {
   const Json& ref = at(o, {"spec", "claimRef"});
   std::string claim =
-      ref.is_object() ? text(at(ref, {"namespace"})) + "/" + text(at(ref, {"name"})) : "";
+      ref.is_object() ? text(at(ref, {"namespace"})) + std::string("/") + text(at(ref, {"name"}))
+                      : "";
   return {name_of(o),
           int_or_string(at(o, {"spec", "capacity", "storage"}), "0"),
           pv_access_modes(at(o, {"spec", "accessModes"})),

@@ -18,14 +18,16 @@ OJson rbac_binding_row(const Json& o, runtime::TimePoint now) {
       if (kind == "User") users.push_back(text(at(s, {"name"})));
       if (kind == "Group") groups.push_back(text(at(s, {"name"})));
       if (kind == "ServiceAccount") {
-        sas.push_back(text(at(s, {"namespace"})) + "/" + text(at(s, {"name"})));
+        sas.push_back(text(at(s, {"namespace"})) + std::string("/") + text(at(s, {"name"})));
       }
     }
   }
-  return {
-      name_of(o),         text(at(o, {"roleRef", "kind"})) + "/" + text(at(o, {"roleRef", "name"})),
-      age(o, now),        join(users, ", "),
-      join(groups, ", "), join(sas, ", ")};
+  return {name_of(o),
+          text(at(o, {"roleRef", "kind"})) + std::string("/") + text(at(o, {"roleRef", "name"})),
+          age(o, now),
+          join(users, ", "),
+          join(groups, ", "),
+          join(sas, ", ")};
 }
 
 std::vector<PrinterColumnDef> rbac_binding_columns(const std::string& what) {
@@ -42,7 +44,7 @@ std::vector<PrinterColumnDef> rbac_binding_columns(const std::string& what) {
 
 std::string more_list(const std::vector<std::string>& list, std::size_t count, std::size_t max) {
   std::string out = join(list, ",");
-  if (count > max) return out + " + " + std::to_string(count - max) + " more...";
+  if (count > max) return out + std::string(" + ") + std::to_string(count - max) + " more...";
   return out.empty() ? "<unset>" : out;
 }
 
@@ -88,7 +90,7 @@ std::string ing_hosts(const Json& o) {
   }
   if (list.empty()) return "*";
   std::string out = join(list, ",");
-  if (more) out += " + " + std::to_string(rules.size() - max) + " more...";
+  if (more) out += std::string(" + ") + std::to_string(rules.size() - max) + " more...";
   return out;
 }
 
@@ -145,15 +147,16 @@ const PrinterDef api_service{
      {"Age", "string", kAgeDesc}},
     [](const Json& o, runtime::TimePoint now) -> OJson {
       const Json& svc = at(o, {"spec", "service"});
-      std::string service =
-          svc.is_object() ? text(at(svc, {"namespace"})) + "/" + text(at(svc, {"name"})) : "Local";
+      std::string service = svc.is_object() ? text(at(svc, {"namespace"})) + std::string("/") +
+                                                  text(at(svc, {"name"}))
+                                            : "Local";
       std::string available = "Unknown";
       const Json& conds = at(o, {"status", "conditions"});
       if (conds.is_array()) {
         for (const Json& c : conds) {
           if (text(at(c, {"type"})) != "Available") continue;
           available = text(at(c, {"status"}));
-          if (available != "True") available += " (" + text(at(c, {"reason"})) + ")";
+          if (available != "True") available += std::string(" (") + text(at(c, {"reason"})) + ")";
         }
       }
       return {name_of(o), service, available, age(o, now)};
@@ -190,8 +193,8 @@ const PrinterDef ingress_class{
       const Json& p = at(o, {"spec", "parameters"});
       if (p.is_object()) {
         params = text(at(p, {"kind"}));
-        if (at(p, {"apiGroup"}).is_string()) params += "." + text(at(p, {"apiGroup"}));
-        params += "/" + text(at(p, {"name"}));
+        if (at(p, {"apiGroup"}).is_string()) params += std::string(".") + text(at(p, {"apiGroup"}));
+        params += std::string("/") + text(at(p, {"name"}));
       }
       return {name_of(o), text(at(o, {"spec", "controller"})), params, age(o, now)};
     }};
@@ -362,7 +365,8 @@ const PrinterDef validating_admission_policy{
       const Json& v = at(o, {"spec", "validations"});
       const Json& pk = at(o, {"spec", "paramKind"});
       std::string kind =
-          pk.is_object() ? text(at(pk, {"apiVersion"})) + "/" + text(at(pk, {"kind"})) : "<unset>";
+          pk.is_object() ? text(at(pk, {"apiVersion"})) + std::string("/") + text(at(pk, {"kind"}))
+                         : "<unset>";
       return {name_of(o), v.is_array() ? v.size() : 0, kind, age(o, now)};
     }};
 

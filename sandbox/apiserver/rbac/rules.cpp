@@ -100,7 +100,7 @@ bool rule_covers(const Json& owner, const Json& want) {
     auto slash = resource.find('/');
     if (r == "*" || r == resource) resource_ok = true;
     if (slash != std::string::npos &&
-        (r == resource.substr(0, slash) + "/*" || r == "*" + resource.substr(slash))) {
+        (r == resource.substr(0, slash) + "/*" || r == std::string("*") + resource.substr(slash))) {
       resource_ok = true;
     }
   }
@@ -158,8 +158,9 @@ std::vector<std::string> compact_strings(const std::vector<Json>& rules) {
   std::set<std::string> out;
   for (const Json& r : rules) {
     if (r.contains("nonResourceURLs")) {
-      out.insert("{NonResourceURLs:" + go_quoted_list(rule_strings(r, "nonResourceURLs")) +
-                 ", Verbs:" + go_quoted_list(rule_strings(r, "verbs")) + "}");
+      out.insert(std::string("{NonResourceURLs:") +
+                 go_quoted_list(rule_strings(r, "nonResourceURLs")) + std::string(", Verbs:") +
+                 go_quoted_list(rule_strings(r, "verbs")) + "}");
       continue;
     }
     std::vector<std::string> key = {rule_strings(r, "apiGroups")[0],
@@ -173,12 +174,12 @@ std::vector<std::string> compact_strings(const std::vector<Json>& rules) {
     }
   }
   for (const auto& key : order) {
-    std::string s =
-        "{APIGroups:" + go_quoted_list({key[0]}) + ", Resources:" + go_quoted_list({key[1]});
+    std::string s = std::string("{APIGroups:") + go_quoted_list({key[0]}) +
+                    std::string(", Resources:") + go_quoted_list({key[1]});
     if (key.size() > 2) {
-      s += ", ResourceNames:" + go_quoted_list({key.begin() + 2, key.end()});
+      s += std::string(", ResourceNames:") + go_quoted_list({key.begin() + 2, key.end()});
     }
-    out.insert(s + ", Verbs:" + go_quoted_list(merged[key]) + "}");
+    out.insert(s + std::string(", Verbs:") + go_quoted_list(merged[key]) + "}");
   }
   return {out.begin(), out.end()};
 }
