@@ -8,6 +8,7 @@ apt_packages=(
   libboost-dev libssl-dev openssl
   nlohmann-json3-dev libyaml-cpp-dev libspdlog-dev libsimdjson-dev catch2 libre2-dev tzdata
   unzip curl procps
+  jq lua5.1 lua-dkjson  # chart checks; the Argo CD health scripts run in Lua 5.1 as in gopher-lua
 )
 
 missing=()

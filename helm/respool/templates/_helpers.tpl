@@ -1,0 +1,90 @@
+{{/* The chart's name, or nameOverride. */}}
+{{- define "respool.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/*
+The name of the release's objects: fullnameOverride, else the release name when it contains the
+chart's name, else "<release>-<chart>". Truncated to 63 characters (a DNS label).
+*/}}
+{{- define "respool.fullname" -}}
+{{- if .Values.fullnameOverride }}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- $name := default .Chart.Name .Values.nameOverride }}
+{{- if contains $name .Release.Name }}
+{{- .Release.Name | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- printf "%s-%s" .Release.Name $name | trunc 63 | trimSuffix "-" }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{/* The labels every object carries (the app.kubernetes.io recommended labels). */}}
+{{- define "respool.labels" -}}
+helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+{{ include "respool.selectorLabels" . }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/component: operator
+app.kubernetes.io/part-of: respool
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+{{- with .Values.commonLabels }}
+{{ toYaml . }}
+{{- end }}
+{{- end }}
+
+{{/* The labels that select the operator's pods: never change them in an upgrade. */}}
+{{- define "respool.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "respool.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end }}
+
+{{- define "respool.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create }}
+{{- default (include "respool.fullname" .) .Values.serviceAccount.name }}
+{{- else }}
+{{- default "default" .Values.serviceAccount.name }}
+{{- end }}
+{{- end }}
+
+{{/* repository:tag, or repository@digest when a digest is given. The tag defaults to appVersion. */}}
+{{- define "respool.image" -}}
+{{- if .Values.image.digest }}
+{{- printf "%s@%s" .Values.image.repository .Values.image.digest }}
+{{- else }}
+{{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) }}
+{{- end }}
+{{- end }}
+
+{{/* The leader-election Lease's name. */}}
+{{- define "respool.leaseName" -}}
+{{- default (printf "%s-leader" (include "respool.fullname" .)) .Values.leaderElection.leaseName }}
+{{- end }}
+
+{{/*
+topologySpreadConstraints with the operator's selector labels filled in where a constraint names
+no labelSelector, so that values need not repeat the release's labels.
+*/}}
+{{- define "respool.topologySpreadConstraints" -}}
+{{- $selector := dict "matchLabels" (include "respool.selectorLabels" . | fromYaml) }}
+{{- $out := list }}
+{{- range .Values.topologySpreadConstraints }}
+{{- $c := deepCopy . }}
+{{- if not (hasKey $c "labelSelector") }}
+{{- $_ := set $c "labelSelector" $selector }}
+{{- end }}
+{{- $out = append $out $c }}
+{{- end }}
+{{- toYaml $out }}
+{{- end }}
+
+{{/* Whole seconds of a Go duration made of h, m and s parts ("1m30s" -> 90). */}}
+{{- define "respool.durationSeconds" -}}
+{{- $total := 0 }}
+{{- range regexFindAll "[0-9]+[hms]" . -1 }}
+{{- $n := trimSuffix "h" (trimSuffix "m" (trimSuffix "s" .)) | int }}
+{{- if hasSuffix "h" . }}{{ $n = mul $n 3600 }}{{ else if hasSuffix "m" . }}{{ $n = mul $n 60 }}{{ end }}
+{{- $total = add $total $n }}
+{{- end }}
+{{- $total }}
+{{- end }}

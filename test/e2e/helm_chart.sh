@@ -1,0 +1,162 @@
+#!/usr/bin/env bash
+# The Helm chart and the kustomize base, without a cluster: `helm lint --strict` with the
+# default and with non-default values (test/e2e/fixtures/helm-values.yaml); `helm template` of
+# both parsed object by object, with what the chart promises checked on the objects (standard
+# labels with the release as instance, least-privilege RBAC without wildcards or Secrets, a
+# hardened Deployment, the values reaching the objects); values the schema must refuse;
+# `kubectl kustomize deploy/` equal to the chart's defaults. That the objects are kinds the
+# sandbox serves, and valid there, is test/e2e/helm_dry_run.sh.
+# Usage: helm_chart.sh BUILD_DIR SOURCE_DIR
+set -euo pipefail
+src=${2:?source dir}
+for tool in helm kubectl jq; do
+  command -v $tool >/dev/null || { echo "$tool is not installed (scripts/install-deps.sh): skipped"; exit 0; }
+done
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+chart="$src/helm/respool"
+custom="$src/test/e2e/fixtures/helm-values.yaml"
+
+echo "--- helm lint --strict"
+helm lint --strict "$chart" >"$work/lint.txt" 2>&1 || fail "helm lint: $(cat "$work/lint.txt")"
+helm lint --strict "$chart" -f "$custom" >"$work/lint.txt" 2>&1 ||
+  fail "helm lint with $custom: $(cat "$work/lint.txt")"
+
+echo "--- helm template, every object parsed"
+# render NAME [helm args...]: the objects as JSON lines in $work/NAME.jsonl.
+render() {
+  local name=$1; shift
+  helm template "$@" "$chart" >"$work/$name.yaml" 2>"$work/$name.err" ||
+    fail "helm template $*: $(cat "$work/$name.err")"
+  bash "$src/scripts/yaml-to-json.sh" "$work/$name.yaml" >"$work/$name.jsonl" ||
+    fail "$name: a rendered document does not parse"
+  local bad
+  bad=$(jq -r 'select((.apiVersion | type) != "string" or (.kind | type) != "string"
+                      or (.metadata.name | type) != "string") | tojson' "$work/$name.jsonl")
+  [ -z "$bad" ] || fail "$name: objects without apiVersion, kind or name: $bad"
+  echo "  $name: $(jq -r .kind "$work/$name.jsonl" | sort | uniq -c | awk '{printf "%s %s, ", $1, $2}')"
+}
+render default respool --namespace respool-system --include-crds
+render custom gpu --namespace ops -f "$custom"
+
+# check NAME 'jq filter over all objects (slurped) that yields failure lines'
+check() {
+  local out
+  out=$(jq -r -s "$2" "$work/$1.jsonl") || fail "$1: jq: $2"
+  [ -z "$out" ] || fail "$1: $out"
+}
+labels='.metadata.labels // {} | ["app.kubernetes.io/name", "app.kubernetes.io/instance",
+  "app.kubernetes.io/version", "app.kubernetes.io/component", "app.kubernetes.io/part-of",
+  "app.kubernetes.io/managed-by"] - keys'
+for name in default custom; do
+  release=$([ $name = default ] && echo respool || echo gpu)
+  check $name ".[] | select(.kind != \"CustomResourceDefinition\")
+    | select(($labels | length) > 0 or .metadata.labels[\"app.kubernetes.io/instance\"] != \"$release\")
+    | \"\(.kind)/\(.metadata.name): standard labels missing: \($labels)\""
+  check $name '.[] | select(.kind == "ClusterRole" or .kind == "Role") | .metadata.name as $n
+    | .rules[] | select((.verbs + .resources + .apiGroups) | any(. == "*" or . == "secrets"))
+    | "\($n): a wildcard or Secrets in \(tojson)"'
+  check $name '.[] | select(.kind == "Deployment") | .spec.template.spec as $p
+    | $p.containers[0] as $c
+    | [($p.securityContext.runAsNonRoot == true) // false,
+       $p.securityContext.seccompProfile.type == "RuntimeDefault",
+       $c.securityContext.readOnlyRootFilesystem == true,
+       $c.securityContext.allowPrivilegeEscalation == false,
+       $c.securityContext.capabilities.drop == ["ALL"],
+       ($c.livenessProbe.httpGet.path == "/healthz"), ($c.readinessProbe.httpGet.path == "/readyz"),
+       ($c.resources.requests.memory != null), ($c.resources.limits.memory != null)]
+    | select(all | not) | "Deployment not hardened: \(.)"'
+  # Every ServiceAccount a binding names is the one the Deployment runs as.
+  check $name '(.[] | select(.kind == "Deployment") | .spec.template.spec.serviceAccountName) as $sa
+    | .[] | select(.kind | endswith("Binding")) | .subjects[]
+    | select(.name != $sa) | "binding subject \(.name), the pods run as \($sa)"'
+done
+
+echo "--- the defaults: 2 replicas with leader election, spread, PDB, no ServiceMonitor"
+check default '[.[] | select(.kind == "Deployment")][0] as $d | $d.spec.template.spec.containers[0].args as $a
+  | [($d.spec.replicas == 2), ($a | index("--leader-elect=true") != null),
+     ($d.spec.template.spec.topologySpreadConstraints | length == 2),
+     ($d.spec.template.spec.topologySpreadConstraints[0].labelSelector.matchLabels["app.kubernetes.io/instance"] == "respool")]
+  | select(all | not) | "Deployment: \(.)"'
+check default 'map(.kind) as $k | ["PodDisruptionBudget", "ServiceAccount", "Service", "ClusterRole",
+  "ClusterRoleBinding", "Role", "RoleBinding", "ConfigMap", "Deployment", "CustomResourceDefinition"] - $k
+  | select(length > 0) | "missing kinds: \(.)"'
+check default 'map(select(.kind == "ServiceMonitor")) | select(length > 0) | "a ServiceMonitor by default"'
+check default '.[] | select(.kind == "ConfigMap" and (.metadata.name | endswith("-dashboard")))
+  | select(.metadata.labels.grafana_dashboard != "1" or (.data["respool.json"] | fromjson | .panels | length) < 10)
+  | "dashboard ConfigMap: sidecar label or panels missing"'
+crds=$(jq -r 'select(.kind == "CustomResourceDefinition") | .metadata.name' "$work/default.jsonl" | sort | tr '\n' ' ')
+[ "$crds" = "networks.respool.io nodeoperations.respool.io resourcepools.respool.io " ] ||
+  fail "CRDs in the chart: $crds"
+
+echo "--- non-default values reach the objects"
+check custom '[.[] | select(.kind == "Deployment")][0] as $d | $d.spec.template.spec as $p
+  | $p.containers[0] as $c
+  | {replicas: ($d.spec.replicas == 1), name: ($d.metadata.name == "gpu-pools"),
+     image: ($c.image == "registry.internal/platform/respool-operator@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"),
+     pull: ($c.imagePullPolicy == "Always"), secrets: ($p.imagePullSecrets == [{"name": "regcred"}]),
+     sa: ($p.serviceAccountName == "respool-sa"),
+     args: (["--leader-elect=false", "--leader-election-id=pools-lease", "--workers=4",
+             "--log-level=debug", "--log-format=text", "--job-selector=app.kubernetes.io/component=job",
+             "--kube-api-qps=0", "--metrics-bind-address=:9090", "--health-probe-bind-address=:9091",
+             "--graceful-shutdown-timeout=1m30s", "--namespace=gpu-plugins"] - $c.args == []),
+     grace: ($p.terminationGracePeriodSeconds == 100),
+     env: ($c.env | map(.name) == ["POD_NAMESPACE", "TZ"]),
+     scheduling: ($p.nodeSelector != null and $p.tolerations != null and $p.affinity != null
+                  and $p.priorityClassName == "system-cluster-critical" and $p.topologySpreadConstraints == null),
+     pod: ($d.spec.template.metadata.annotations["example.com/owner"] == "platform"
+           and $d.spec.template.metadata.labels.tier == "control"),
+     resources: ($c.resources.limits.memory == "4Gi")}
+  | to_entries | map(select(.value | not) | .key) | select(length > 0) | "Deployment: not as set: \(.)"'
+check custom 'map(select(.kind == "PodDisruptionBudget")) | select(length > 0) | "a PDB though disabled"'
+check custom '.[] | select(.kind == "ServiceMonitor")
+  | select(.metadata.labels.release != "kube-prometheus-stack" or .spec.endpoints[0].interval != "15s"
+           or .spec.endpoints[0].port != "http-metrics" or (.spec.endpoints[0].metricRelabelings | length) != 1)
+  | "ServiceMonitor: \(tojson)"'
+check custom 'map(select(.kind == "ServiceMonitor")) | select(length != 1) | "no ServiceMonitor"'
+check custom '.[] | select(.kind == "Service") | select(.spec.ports[0].port != 9443
+  or .metadata.annotations["prometheus.io/scrape"] != "true") | "Service: \(tojson)"'
+check custom '.[] | select(.kind == "ConfigMap" and (.metadata.name | endswith("-dashboard")))
+  | select(.metadata.namespace != "monitoring" or .metadata.annotations.grafana_folder != "respool")
+  | "dashboard ConfigMap: \(.metadata)"'
+check custom '.[] | select(.kind == "ConfigMap" and (.metadata.name | endswith("-catalog")))
+  | select(.data["catalog.yaml"] | contains("p5.48xlarge") | not) | "catalog not the given one"'
+check custom '.[] | select(.kind == "Role" and (.rules[0].resourceNames // [] | index("pools-lease") | not)
+  and (.metadata.name | endswith("leader-election"))) | "Lease Role does not name pools-lease"'
+check custom '.[] | select(.metadata.labels.team != "platform") | "\(.kind): commonLabels missing"'
+check custom '.[] | select(.kind == "ServiceAccount")
+  | select(.metadata.annotations["iam.example/role"] != "respool") | "ServiceAccount annotations"'
+
+echo "--- values the schema refuses"
+refuse() { # refuse WHY helm-args...
+  local why=$1; shift
+  if helm template x "$chart" "$@" >/dev/null 2>"$work/refused.txt"; then fail "accepted: $why ($*)"; fi
+  grep -q "$why" "$work/refused.txt" || fail "refused $* without \"$why\": $(cat "$work/refused.txt")"
+}
+refuse 'Additional property replicas is not allowed' --set replicas=3
+refuse 'logLevel must be one of' --set operator.logLevel=verbose
+refuse 'workers: Must be greater than or equal to 1' --set operator.workers=0
+refuse 'leaseDuration: Does not match pattern' --set-string leaderElection.leaseDuration=15
+refuse 'serviceMonitor.enabled needs metrics.service.enabled' \
+  --set serviceMonitor.enabled=true --set metrics.service.enabled=false
+
+echo "--- kubectl kustomize deploy/ is the chart with its defaults"
+# Both through kustomize (one YAML formatting, one object order), without the labels that say
+# which tool manages them; helm leaves the Namespace to --create-namespace, deploy/ has it.
+kubectl kustomize "$src/deploy" >"$work/deploy.yaml" || fail "kubectl kustomize deploy/"
+bash "$src/scripts/yaml-to-json.sh" "$work/deploy.yaml" |
+  jq -r 'select(.kind == "Namespace") | .metadata.name' >"$work/namespaces.txt"
+[ "$(cat "$work/namespaces.txt")" = respool-system ] || fail "deploy/: the Namespace respool-system"
+mkdir -p "$work/from-helm"
+cp "$work/default.yaml" "$work/from-helm/chart.yaml"
+cp "$src/deploy/namespace.yaml" "$work/from-helm/"
+printf 'resources:\n  - namespace.yaml\n  - chart.yaml\n' >"$work/from-helm/kustomization.yaml"
+normalize() { sed -e '/^ *helm\.sh\/chart: /d' -e '/^ *app\.kubernetes\.io\/managed-by: /d'; }
+kubectl kustomize "$work/from-helm" | normalize >"$work/helm-objects.yaml"
+normalize <"$work/deploy.yaml" >"$work/deploy-objects.yaml"
+diff -u "$work/helm-objects.yaml" "$work/deploy-objects.yaml" >"$work/kustomize.diff" ||
+  fail "kubectl kustomize deploy/ differs from the chart's defaults (bash scripts/sync-packaging.sh):
+$(head -40 "$work/kustomize.diff")"
+echo "  $(grep -c '^kind:' "$work/deploy-objects.yaml") objects equal"
+echo "helm_chart: all checks passed"
