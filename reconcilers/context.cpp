@@ -15,6 +15,22 @@ runtime::ObjectReference reference_to(const kube::Unstructured& object) {
   return ref;
 }
 
+runtime::Reconciler reporting_failures(const Context& ctx,
+                                       const runtime::Informer<kube::Unstructured>& cache,
+                                       runtime::Reconciler reconcile) {
+  return [&ctx, &cache, reconcile = std::move(reconcile)](
+             const std::string& key) -> std::expected<runtime::ReconcileResult, std::string> {
+    auto result = reconcile(key);
+    if (!result) {
+      if (auto object = cache.store().get(key)) {
+        ctx.events->event(reference_to(*object), runtime::EventType::Warning, "ReconcileFailed",
+                          "Reconcile", result.error());
+      }
+    }
+    return result;
+  };
+}
+
 void write_audit(const std::string& line) {
   runtime::log::audit(line);
 }

@@ -8,6 +8,7 @@
 #include "operator/kube/client.hpp"
 #include "operator/kube/selector.hpp"
 #include "operator/runtime/clock.hpp"
+#include "operator/runtime/controller.hpp"
 #include "operator/runtime/event_recorder.hpp"
 #include "operator/runtime/informer.hpp"
 #include "reconcilers/catalog_source.hpp"
@@ -46,6 +47,14 @@ struct Context {
 
 // The ObjectReference of a cluster-scoped respool object, for events.
 runtime::ObjectReference reference_to(const kube::Unstructured& object);
+
+// `reconcile` of respool's objects in `cache`, each failure of which is also reported on the
+// object: a Warning event ReconcileFailed with the error, which names the request and the API
+// server's answer (a 403 names the missing RBAC permission). The log alone would leave
+// `kubectl describe` showing an object that never moves, and nothing saying why.
+runtime::Reconciler reporting_failures(const Context& ctx,
+                                       const runtime::Informer<kube::Unstructured>& cache,
+                                       runtime::Reconciler reconcile);
 
 // Writes one audit record: a JSON line on the audit stream.
 void write_audit(const std::string& line);

@@ -125,7 +125,9 @@ std::expected<std::unique_ptr<Operator>, std::string> setup(runtime::Manager& ma
   network_controller.name = "network";
   network_controller.workers = 1;  // verdicts depend on every network: one at a time
   auto& network_ctl = manager.add_controller(
-      [impl = op->networks.get()](const std::string& key) { return impl->reconcile(key); },
+      reporting_failures(
+          ctx, networks,
+          [impl = op->networks.get()](const std::string& key) { return impl->reconcile(key); }),
       std::move(network_controller));
   auto all_networks = [&networks](const kube::Unstructured&) { return networks.store().keys(); };
   network_ctl.watch(
@@ -142,7 +144,9 @@ std::expected<std::unique_ptr<Operator>, std::string> setup(runtime::Manager& ma
   pool_controller.name = "resourcepool";
   pool_controller.workers = options.workers;
   auto& pool_ctl = manager.add_controller(
-      [impl = op->pools.get()](const std::string& key) { return impl->reconcile(key); },
+      reporting_failures(
+          ctx, pools,
+          [impl = op->pools.get()](const std::string& key) { return impl->reconcile(key); }),
       std::move(pool_controller));
   pool_ctl.watch(pools);
   // A node event concerns its pool; a free node concerns every pool that may be waiting for one.

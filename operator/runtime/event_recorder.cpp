@@ -131,6 +131,12 @@ void EventRecorder::write(const Pending& p) {
     }
     ++stats_.failed;
     known_.erase(p.key);  // the Event went (expired or deleted): start a new one next time
+    // An expired Event is expected; anything else (a missing RBAC verb, say) must show.
+    if (!r.error().is(kube::Error::Kind::NotFound)) {
+      log::warn(
+          "events", "cannot count a repeated event",
+          {{"reason", p.reason}, {"object", p.regarding.name}, {"error", r.error().describe()}});
+    }
     return;
   }
   kube::Json regarding = {{"apiVersion", p.regarding.api_version},

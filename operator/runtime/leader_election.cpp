@@ -118,7 +118,15 @@ bool LeaderElector::try_acquire_or_renew() {
         {"metadata", {{"name", config_.lease_name}, {"namespace", config_.lease_namespace}}},
         {"spec", lease_spec_from(mine)}};
     auto created = client_.create(kube::resources::leases, config_.lease_namespace, object);
-    if (!created) return false;
+    if (!created) {
+      // Another candidate creating it first is the race every election has; anything else (a
+      // missing RBAC verb, say) would otherwise leave this replica campaigning without a word.
+      if (!created.error().is(kube::Error::Kind::AlreadyExists)) {
+        log::warn("leader-election", "cannot create the lease",
+                  {{"error", created.error().describe()}});
+      }
+      return false;
+    }
     observed_ = mine;
     observed_resource_version_ = (*created)["metadata"].value("resourceVersion", "");
     observed_at_ = now;

@@ -286,11 +286,7 @@ std::expected<runtime::ReconcileResult, std::string> PoolReconciler::reconcile(
   ctx_.metrics->set_pool_nodes(name, by_flavor_state);
   ctx_.metrics->set_pool_phase(name, std::string(policy::to_string(status.phase)));
 
-  if (failure) {
-    ctx_.events->event(reference_to(pool), runtime::EventType::Warning, "ReconcileFailed",
-                       "Reconcile", *failure);
-    return std::unexpected(*failure);
-  }
+  if (failure) return std::unexpected(*failure);  // reported on the pool by the controller
   // Look again while something moves; events bring the pool back sooner.
   if (outcome.busy || (plan && !plan->settled()) || status.nodes.creating > 0 ||
       status.nodes.deleting > 0) {
