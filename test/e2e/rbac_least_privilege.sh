@@ -308,6 +308,7 @@ round() {
   printf "%s|%s|%s|%s|%s\n" "$outcome" "$failed_step" "$logged" "$evented" $((SECONDS - started)) \
     >"$dir/result"
   xargs kill -9 <"$dir/pids" 2>/dev/null || true
+  wait  # both gone before the folder is removed
 }
 
 # --- The rounds, a few at a time: first the chart's RBAC whole, then each permission taken away.
