@@ -30,9 +30,9 @@ grep -Eq "^$pool +Running +Physical +$total +$total +net-a +[0-9]+s$" "$work/get
   fail "rp row: $(cat "$work/get-rp.txt")"
 k get rpnet >"$work/get-net.txt"
 cat "$work/get-net.txt"
-head -1 "$work/get-net.txt" | grep -q "CIDR" || fail "rpnet columns"
+head -1 "$work/get-net.txt" | has "CIDR" || fail "rpnet columns"
 grep -Eq "^net-a +[0-9./]+ +True " "$work/get-net.txt" || fail "rpnet row: $(cat "$work/get-net.txt")"
-k get respool | grep -q "resourcepool.respool.io/$pool" || fail "category respool"
+k get respool | has "resourcepool.respool.io/$pool" || fail "category respool"
 
 echo "--- kubectl describe rp"
 # Events are written a moment after the status they report: describe until the event shows.

@@ -19,7 +19,7 @@ grep -Eq '^clusterroles +rbac.authorization.k8s.io/v1 +false +ClusterRole$' "$wo
 grep -Eq '^horizontalpodautoscalers +hpa +autoscaling/v2 +true +HorizontalPodAutoscaler$' "$work/resources.txt" ||
   fail "hpa row"
 grep -Eq '^cronjobs +cj +batch/v1 +true +CronJob$' "$work/resources.txt" || fail "cronjob row"
-k api-resources --verbs=list --namespaced -o name | grep -qx "roles.rbac.authorization.k8s.io" ||
+k api-resources --verbs=list --namespaced -o name | has -x "roles.rbac.authorization.k8s.io" ||
   fail "api-resources -o name"
 
 step "a ServiceAccount bound to a narrow Role"
@@ -46,9 +46,9 @@ roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: pod-reader}
 subjects:
 - {kind: ServiceAccount, name: app, namespace: team}
 YAML
-k get roles -n team | grep -q pod-reader || fail "get roles"
-k get rolebinding -n team -o wide | grep -q "Role/pod-reader" || fail "rolebinding table"
-k get clusterroles | grep -q "^cluster-admin " || fail "bootstrap clusterroles"
+k get roles -n team | has pod-reader || fail "get roles"
+k get rolebinding -n team -o wide | has "Role/pod-reader" || fail "rolebinding table"
+k get clusterroles | has "^cluster-admin " || fail "bootstrap clusterroles"
 
 # kubectl's typed clients (auth can-i, auth whoami, create token) send protobuf bodies: those
 # steps run once the sandbox decodes them; until then the same requests go as JSON.
@@ -86,7 +86,7 @@ if [ $typed = yes ]; then
   grep -qx no "$work/canI.txt" || fail "can-i answer: $(cat "$work/canI.txt")"
   k auth can-i --list -n team --as system:serviceaccount:team:app >"$work/list.txt"
   grep -Eq '^pods +\[\] +\[\] +\[get list watch\]' "$work/list.txt" || fail "can-i --list: $(cat "$work/list.txt")"
-  sa auth whoami -o jsonpath='{.status.userInfo.username}' | grep -qx "system:serviceaccount:team:app" ||
+  sa auth whoami -o jsonpath='{.status.userInfo.username}' | has -x "system:serviceaccount:team:app" ||
     fail "whoami"
 else
   echo "(auth can-i / whoami need protobuf bodies: the same reviews sent as JSON)"

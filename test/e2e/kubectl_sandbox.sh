@@ -11,9 +11,9 @@ step() { echo "--- $*"; }
 start_sandbox --no-simulator
 
 step "discovery and namespaces"
-k version -o json | grep -q '"gitVersion": "v1.32' || fail "version"
-k get namespaces | grep -q kube-system || fail "namespaces"
-k api-resources | grep -q poddisruptionbudgets || fail "api-resources"
+k version -o json | has '"gitVersion": "v1.32' || fail "version"
+k get namespaces | has kube-system || fail "namespaces"
+k api-resources | has poddisruptionbudgets || fail "api-resources"
 
 step "CRD then a custom resource"
 cat >"$work/crd.yaml" <<'EOF'
@@ -54,19 +54,19 @@ spec:
               replicas: {type: integer, format: int32}
               selector: {type: string}
 EOF
-k apply -f "$work/crd.yaml" | grep -q "created" || fail "apply crd"
+k apply -f "$work/crd.yaml" | has "created" || fail "apply crd"
 cat >"$work/cr.yaml" <<'EOF'
 apiVersion: ref.example.com/v1
 kind: RefWidget
 metadata: {name: w1}
 spec: {size: small, color: red}
 EOF
-k apply -f "$work/cr.yaml" | grep -q "refwidget.ref.example.com/w1 created" || fail "apply cr"
+k apply -f "$work/cr.yaml" | has "refwidget.ref.example.com/w1 created" || fail "apply cr"
 sed -i 's/color: red/color: blue/' "$work/cr.yaml"
-k apply -f "$work/cr.yaml" | grep -q "configured" || fail "apply cr again"
-k get rw w1 -o yaml | grep -q "color: blue" || fail "get -o yaml"
-k get rw w1 -o json | grep -q '"replicas": 1' || fail "get -o json (defaulted)"
-k get refall | grep -q "w1" || fail "category"
+k apply -f "$work/cr.yaml" | has "configured" || fail "apply cr again"
+k get rw w1 -o yaml | has "color: blue" || fail "get -o yaml"
+k get rw w1 -o json | has '"replicas": 1' || fail "get -o json (defaulted)"
+k get refall | has "w1" || fail "category"
 k get rw | grep -E "^w1 +small +1 " >/dev/null || fail "printer columns"
 if k apply -f - <<'EOF' 2>"$work/err"; then fail "invalid CR accepted"; fi
 apiVersion: ref.example.com/v1
@@ -87,10 +87,10 @@ grep -q "large" "$work/watch" || fail "watch did not see the change: $(cat "$wor
 
 step "patch types, scale, explain"
 k patch rw w1 --type json -p '[{"op":"replace","path":"/spec/color","value":"green"}]' >/dev/null
-k get rw w1 -o jsonpath='{.spec.color}' | grep -q green || fail "json patch"
-k scale rw w1 --replicas=4 | grep -q scaled || fail "scale"
-k get rw w1 -o jsonpath='{.spec.replicas}' | grep -q 4 || fail "scaled replicas"
-k explain refwidgets.spec | grep -q "lower-case colour name" || fail "explain"
+k get rw w1 -o jsonpath='{.spec.color}' | has green || fail "json patch"
+k scale rw w1 --replicas=4 | has scaled || fail "scale"
+k get rw w1 -o jsonpath='{.spec.replicas}' | has 4 || fail "scaled replicas"
+k explain refwidgets.spec | has "lower-case colour name" || fail "explain"
 # kubectl's generators (create configmap, create namespace) send protobuf bodies, which the
 # sandbox refuses with 415 (sandbox/README.md); manifests go as JSON.
 k apply -f - >/dev/null <<'EOF'
@@ -100,7 +100,7 @@ metadata: {name: c1}
 data: {a: "1"}
 EOF
 k patch configmap c1 --type strategic -p '{"data":{"b":"2"}}' >/dev/null
-k get configmap c1 -o jsonpath='{.data.b}' | grep -q 2 || fail "strategic patch"
+k get configmap c1 -o jsonpath='{.data.b}' | has 2 || fail "strategic patch"
 cat >"$work/cm.yaml" <<'EOF'
 apiVersion: v1
 kind: ConfigMap
@@ -109,8 +109,8 @@ data: {a: "1"}
 EOF
 k apply -f "$work/cm.yaml" >/dev/null
 sed -i 's/a: "1"/a: "2"/' "$work/cm.yaml"
-k apply -f "$work/cm.yaml" | grep -q configured || fail "apply configmap again"
-k get configmap applied -o jsonpath='{.data.a}' | grep -q 2 || fail "applied value"
+k apply -f "$work/cm.yaml" | has configured || fail "apply configmap again"
+k get configmap applied -o jsonpath='{.data.a}' | has 2 || fail "applied value"
 
 step "nodes: label, annotate, taint, cordon"
 k create -f - >/dev/null <<'EOF'
@@ -118,13 +118,13 @@ apiVersion: v1
 kind: Node
 metadata: {name: n1, labels: {node.kubernetes.io/instance-type: gpu}}
 EOF
-k label node n1 pool=a | grep -q labeled || fail "label"
-k annotate node n1 note=x | grep -q annotated || fail "annotate"
-k taint node n1 dedicated=a:NoSchedule | grep -q tainted || fail "taint"
-k get node n1 -o jsonpath='{.spec.taints[0].key}' | grep -q dedicated || fail "taint stored"
-k cordon n1 | grep -q cordoned || fail "cordon"
-k get nodes | grep -q "SchedulingDisabled" || fail "cordoned status"
-k uncordon n1 | grep -q uncordoned || fail "uncordon"
+k label node n1 pool=a | has labeled || fail "label"
+k annotate node n1 note=x | has annotated || fail "annotate"
+k taint node n1 dedicated=a:NoSchedule | has tainted || fail "taint"
+k get node n1 -o jsonpath='{.spec.taints[0].key}' | has dedicated || fail "taint stored"
+k cordon n1 | has cordoned || fail "cordon"
+k get nodes | has "SchedulingDisabled" || fail "cordoned status"
+k uncordon n1 | has uncordoned || fail "uncordon"
 
 step "drain through evictions and a PodDisruptionBudget"
 for p in db-1 db-2; do
@@ -148,12 +148,12 @@ spec:
   minAvailable: 2
   selector: {matchLabels: {app: db}}
 EOF
-k get pdb db -o jsonpath='{.status.disruptionsAllowed}' | grep -q 0 || fail "pdb status"
+k get pdb db -o jsonpath='{.status.disruptionsAllowed}' | has 0 || fail "pdb status"
 if k drain n1 --ignore-daemonsets --delete-emptydir-data --force --timeout=7s >"$work/drain1" 2>&1; then
   fail "drain went through a blocking budget"
 fi
 grep -q "disruption budget" "$work/drain1" || fail "drain did not retry on the budget: $(cat "$work/drain1")"
-k get pods | grep -q db-1 || fail "pod evicted despite the budget"
+k get pods | has db-1 || fail "pod evicted despite the budget"
 k patch pdb db --type merge -p '{"spec":{"minAvailable":0}}' >/dev/null
 k drain n1 --ignore-daemonsets --delete-emptydir-data --force --timeout=30s >"$work/drain2" 2>&1 ||
   fail "drain: $(cat "$work/drain2")"
@@ -161,7 +161,7 @@ grep -q "drained" "$work/drain2" || fail "drained"
 [ -z "$(k get pods -o name)" ] || fail "pods left after drain"
 
 step "delete"
-k delete rw w1 | grep -q deleted || fail "delete cr"
-k delete crd refwidgets.ref.example.com | grep -q deleted || fail "delete crd"
+k delete rw w1 | has deleted || fail "delete cr"
+k delete crd refwidgets.ref.example.com | has deleted || fail "delete crd"
 if k get rw 2>/dev/null; then fail "CR type still served"; fi
 echo "kubectl_sandbox: all checks passed"

@@ -27,7 +27,7 @@ start_operator() { # start_operator NAME: in this shell (not a $(...) subshell),
   started=$!
 }
 field_of_start() { # field_of_start NAME FIELD: a field of the operator's "starting" log line
-  grep '"starting"' "$work/$1.log" | head -1 | grep -o "\"$2\":[^,}]*" | cut -d: -f2- | tr -d '"'
+  grep '"starting"' "$work/$1.log" | sed -n 1p | grep -o "\"$2\":[^,}]*" | cut -d: -f2- | tr -d '"'
 }
 holder() { k get lease -n respool-system respool-operator-leader -o jsonpath='{.spec.holderIdentity}' 2>/dev/null || true; }
 reconciles() { # reconciles NAME: sum of controller_runtime_reconcile_total of the network controller

@@ -205,7 +205,7 @@ scenarios() {
 
   # A node fault makes the pool Degraded; the repaired node clears it.
   local faulty
-  faulty=$(pool_nodes node.kubernetes.io%2Finstance-type%3Dgpu-8x-a100 | head -1)
+  faulty=$(pool_nodes node.kubernetes.io%2Finstance-type%3Dgpu-8x-a100 | sed -n 1p)
   merge "/api/v1/nodes/$faulty" '{"metadata":{"annotations":{"sandbox.respool.io/fault":"NotReady"}}}'
   wait_for "node fault: the pool Degraded" \
     is $pool '.status.conditions[]? | select(.type == "Degraded") | "\(.status) \(.reason)"' "True AbnormalNodes" ||

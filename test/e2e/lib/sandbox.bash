@@ -19,6 +19,9 @@ fail() {
   for f in "$work"/*.log; do echo "== $f"; tail -15 "$f"; done
   exit 1
 }
+# grep -q stops reading at the first match; under pipefail the writer's SIGPIPE then fails the
+# whole pipeline now and then. `has` reads all of its input.
+has() { grep "$@" >/dev/null; }
 k() { kubectl --request-timeout=20s --cache-dir="$work/cache" "$@"; }
 
 # start_sandbox [respool-sandbox flags...]: serves, and exports the KUBECONFIG it wrote.
