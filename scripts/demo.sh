@@ -43,8 +43,7 @@ for _ in $(seq 50); do
 done
 k get nodes -L node.kubernetes.io/instance-type,topology.kubernetes.io/zone
 
-# 2. The API and the namespace the operator's plug-ins go to (manifests: kubectl's generators
-#    send protobuf, which the sandbox does not take).
+# 2. The API and the namespace the operator's plug-ins go to.
 k apply -f crds/
 k wait --for condition=established --timeout=30s crd --all >/dev/null
 k apply -f - <<'EOF'

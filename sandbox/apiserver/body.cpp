@@ -4,6 +4,9 @@
 
 #include <charconv>
 
+#include "sandbox/protobuf/decode.hpp"
+#include "sandbox/protobuf/go_json.hpp"
+
 namespace respool::sandbox {
 namespace {
 
@@ -121,6 +124,45 @@ void emit(YAML::Emitter& out, const Json& v) {
   }
 }
 
+// transformDecodeError's summary of a body it could not decode: JSON text, else hex.
+std::string summarize(std::string_view body) {
+  if (body.empty()) return "<empty>";
+  std::string_view head = body.substr(0, 30);
+  std::string out;
+  if (body.front() == '{') {
+    out = std::string(head);
+  } else {
+    static const char* hex = "0123456789abcdef";
+    for (unsigned char c : head) {
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    }
+  }
+  return body.size() > 30 ? out + " ..." : out;
+}
+
+Result<Json> decode_protobuf(const std::string& body, const std::string& kind,
+                             std::string_view api_version) {
+  protobuf::GroupVersionKind defaults;
+  defaults.kind = kind;
+  if (auto slash = api_version.find('/'); slash != std::string_view::npos) {
+    defaults.group = std::string(api_version.substr(0, slash));
+    defaults.version = std::string(api_version.substr(slash + 1));
+  } else {
+    defaults.version = std::string(api_version);
+  }
+  auto decoded = protobuf::decode_body(body, defaults);
+  if (decoded) return std::move(*decoded);
+  const protobuf::DecodeError& e = decoded.error();
+  if (e.gvk && !e.gvk->kind.empty()) {
+    return std::unexpected(bad_request(e.gvk->kind + " in version " +
+                                       protobuf::go_quote(e.gvk->version) +
+                                       " cannot be handled as a " + kind + ": " + e.message));
+  }
+  return std::unexpected(bad_request("the object provided is unrecognized (must be of type " +
+                                     kind + "): " + e.message + " (" + summarize(body) + ")"));
+}
+
 }  // namespace
 
 bool yaml_to_json(std::string_view text, Json& out) {
@@ -139,8 +181,10 @@ std::string json_to_yaml(const Json& value) {
   return std::string(out.c_str()) + "\n";
 }
 
-Result<Json> decode_object(const http::Request& request, const std::string& kind) {
+Result<Json> decode_object(const http::Request& request, const std::string& kind,
+                           std::string_view api_version) {
   std::string type = media_type(request.headers.get("Content-Type").value_or("application/json"));
+  if (type == protobuf::kMediaType) return decode_protobuf(request.body, kind, api_version);
   if (type.empty() || type == "application/json" || type == "*/*") {
     return parse_json(request.body, kind);
   }

@@ -106,7 +106,7 @@ void respond_object(Context& c, int status, const StoredObject& obj, runtime::Ti
 }
 
 Result<Json> object_body(Context& c) {
-  return decode_object(c.request, c.type.kind);
+  return decode_object(c.request, c.type.kind, c.type.api_version());
 }
 
 Result<Selectors> selectors_of(const Context& c) {
@@ -117,7 +117,7 @@ Result<Selectors> selectors_of(const Context& c) {
 Result<DeleteOptions> delete_options(const Context& c) {
   DeleteOptions o;
   if (!c.request.body.empty()) {
-    auto body = decode_object(c.request, "DeleteOptions");
+    auto body = decode_object(c.request, "DeleteOptions", c.type.api_version());
     if (!body) return std::unexpected(body.error());
     const Json& b = *body;
     if (!b.is_object()) return std::unexpected(bad_request("DeleteOptions must be an object"));
@@ -318,7 +318,8 @@ void Dispatcher::resource(const http::ServerRequest& request, const http::Target
   if (!options) return respond_error(c, options.error());
   if (verb == "create") {
     if (sub == "eviction" || sub == "binding") {
-      auto body = decode_object(request, sub == "eviction" ? "Eviction" : "Binding");
+      auto body = sub == "eviction" ? decode_object(request, "Eviction", "policy/v1")
+                                    : decode_object(request, "Binding", "v1");
       if (!body) return respond_error(c, body.error());
       auto done = sub == "eviction" ? engine_.evict(info.ns, info.name, *body, options->dry_run)
                                     : engine_.bind(info.ns, info.name, *body, options->dry_run);
@@ -373,7 +374,7 @@ void Dispatcher::resource(const http::ServerRequest& request, const http::Target
     return respond_error(c, method_not_allowed());  // binding, eviction, token, log, proxy, ...
   }
   if (verb == "update") {
-    auto body = sub == "scale" ? decode_object(request, "Scale") : object_body(c);
+    auto body = sub == "scale" ? decode_object(request, "Scale", "autoscaling/v1") : object_body(c);
     if (!body) return respond_error(c, body.error());
     if (sub.empty()) {
       if (auto denied = authorizer_.check_escalation(user, *type, info.ns, *body)) {

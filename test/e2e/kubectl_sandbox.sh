@@ -91,8 +91,7 @@ k get rw w1 -o jsonpath='{.spec.color}' | has green || fail "json patch"
 k scale rw w1 --replicas=4 | has scaled || fail "scale"
 k get rw w1 -o jsonpath='{.spec.replicas}' | has 4 || fail "scaled replicas"
 k explain refwidgets.spec | has "lower-case colour name" || fail "explain"
-# kubectl's generators (create configmap, create namespace) send protobuf bodies, which the
-# sandbox refuses with 415 (sandbox/README.md); manifests go as JSON.
+# Manifests go as JSON (kubectl_create.sh covers the generators' protobuf bodies).
 k apply -f - >/dev/null <<'EOF'
 apiVersion: v1
 kind: ConfigMap
