@@ -162,8 +162,9 @@ void Dispatcher::non_resource(const http::ServerRequest& request, const http::Ta
     responder.respond(json_response(200, ok.dump()));
     return;
   }
-  if (under(path, "/openapi/v3")) {
-    if (auto r = serve_openapi(engine_.registry(), target)) {
+  if (under(path, "/openapi/v3") || under(path, "/openapi/v2")) {
+    if (auto r = openapi_.serve(engine_.registry(), target,
+                                request.headers.get("Accept").value_or(""))) {
       responder.respond(std::move(*r));
       return;
     }

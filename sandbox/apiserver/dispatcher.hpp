@@ -12,6 +12,7 @@
 #include "sandbox/apiserver/auth.hpp"
 #include "sandbox/apiserver/engine.hpp"
 #include "sandbox/apiserver/faults.hpp"
+#include "sandbox/apiserver/openapi.hpp"
 #include "sandbox/apiserver/rbac/authorizer.hpp"
 #include "sandbox/apiserver/request_counts.hpp"
 #include "sandbox/apiserver/request_info.hpp"
@@ -53,6 +54,7 @@ class Dispatcher {
   Authenticator authenticator_;
   Authorizer authorizer_;
   std::atomic<bool> stopping_{false};
+  OpenApiDocuments openapi_;
   mutable std::mutex address_mu_;
   std::string server_address_;
 };

@@ -2,7 +2,11 @@
 
 #include <openssl/evp.h>
 
+#include "sandbox/apiserver/negotiation.hpp"
+#include "sandbox/apiserver/openapi_paths.hpp"
+#include "sandbox/apiserver/openapi_schemas.hpp"
 #include "sandbox/apiserver/responses.hpp"
+#include "sandbox/protobuf/api_table.hpp"
 
 namespace respool::sandbox {
 namespace {
@@ -36,114 +40,8 @@ OJson gvk(const ResourceType& t) {
   return {{"group", t.group}, {"kind", t.kind}, {"version", t.version}};
 }
 
-OJson schema_ref(const std::string& name) {
-  return {{"$ref", "#/components/schemas/" + name}};
-}
-
-OJson content(const std::string& schema, std::initializer_list<const char*> types) {
-  OJson c = OJson::object();
-  for (const char* t : types)
-    c[t] = {{"schema", schema_ref(schema)}};
-  return c;
-}
-
-OJson query_param(const char* name, const char* description, const char* type = "string") {
-  return {{"name", name},
-          {"in", "query"},
-          {"description", description},
-          {"schema", {{"type", type}, {"uniqueItems", true}}}};
-}
-
-OJson operation(const ResourceType& t, const std::string& action, const std::string& verb_word,
-                const std::string& schema, bool body, bool patch) {
-  OJson op;
-  std::string tag = t.group.empty() ? "core_" + t.version : t.group + "_" + t.version;
-  op["tags"] = {tag};
-  op["description"] = verb_word + " " + t.kind;
-  op["operationId"] = action + t.kind;
-  if (body) {
-    OJson types = patch ? content(kMeta + "Patch",
-                                  {"application/json-patch+json", "application/merge-patch+json",
-                                   "application/apply-patch+yaml"})
-                        : content(schema, {"application/json", "application/yaml"});
-    op["requestBody"] = {{"content", types}, {"required", true}};
-  }
-  op["responses"] = {{"200",
-                      {{"description", "OK"},
-                       {"content", content(schema, {"application/json", "application/yaml"})}}},
-                     {"401", {{"description", "Unauthorized"}}}};
-  // Writes list their query parameters as the real server does: kubectl looks for
-  // fieldValidation on the PATCH operation to decide that the server validates fields, and
-  // otherwise falls back to client-side validation against /openapi/v2, which is not served.
-  if (body) {
-    OJson params = OJson::array();
-    params.push_back(query_param(
-        "dryRun", "When present, indicates that modifications should not be persisted."));
-    params.push_back(query_param("fieldManager",
-                                 "fieldManager is a name associated with the actor or entity that "
-                                 "is making these changes."));
-    params.push_back(query_param("fieldValidation",
-                                 "fieldValidation instructs the server on how to handle objects in "
-                                 "the request containing unknown or duplicate fields."));
-    if (patch)
-      params.push_back(
-          query_param("force", "Force is going to \"force\" Apply requests.", "boolean"));
-    op["parameters"] = params;
-  }
-  op["x-kubernetes-action"] = action;
-  op["x-kubernetes-group-version-kind"] = gvk(t);
-  return op;
-}
-
-OJson meta_schemas() {
-  OJson s = OJson::object();
-  OJson str = {{"type", "string"}};
-  s[kMeta + "ObjectMeta"] = {
-      {"description",
-       "ObjectMeta is metadata that all persisted resources must have, which "
-       "includes all objects users must create."},
-      {"type", "object"},
-      {"properties",
-       {{"annotations", {{"type", "object"}, {"additionalProperties", str}}},
-        {"creationTimestamp", schema_ref(kMeta + "Time")},
-        {"deletionGracePeriodSeconds", {{"type", "integer"}, {"format", "int64"}}},
-        {"deletionTimestamp", schema_ref(kMeta + "Time")},
-        {"finalizers", {{"type", "array"}, {"items", str}}},
-        {"generateName", str},
-        {"generation", {{"type", "integer"}, {"format", "int64"}}},
-        {"labels", {{"type", "object"}, {"additionalProperties", str}}},
-        {"name", str},
-        {"namespace", str},
-        {"ownerReferences", {{"type", "array"}, {"items", schema_ref(kMeta + "OwnerReference")}}},
-        {"resourceVersion", str},
-        {"uid", str}}}};
-  s[kMeta + "OwnerReference"] = {{"type", "object"},
-                                 {"required", {"apiVersion", "kind", "name", "uid"}},
-                                 {"properties",
-                                  {{"apiVersion", str},
-                                   {"blockOwnerDeletion", {{"type", "boolean"}}},
-                                   {"controller", {{"type", "boolean"}}},
-                                   {"kind", str},
-                                   {"name", str},
-                                   {"uid", str}}},
-                                 {"x-kubernetes-map-type", "atomic"}};
-  s[kMeta + "ListMeta"] = {{"type", "object"},
-                           {"properties",
-                            {{"continue", str},
-                             {"remainingItemCount", {{"type", "integer"}, {"format", "int64"}}},
-                             {"resourceVersion", str}}}};
-  s[kMeta + "Time"] = {{"type", "string"}, {"format", "date-time"}};
-  s[kMeta + "Patch"] = {{"type", "object"}};
-  s[kMeta + "Status"] = {
-      {"type", "object"},
-      {"properties",
-       {{"code", {{"type", "integer"}}}, {"message", str}, {"reason", str}, {"status", str}}}};
-  return s;
-}
-
-OJson kind_schema(const ResourceType& t) {
-  OJson s;
-  OJson str = {{"type", "string"}};
+// A CRD's schema with the standard apiVersion, kind and metadata properties.
+OJson custom_kind_schema(const ResourceType& t, OpenApiVersion v) {
   OJson props = {{"apiVersion",
                   {{"description",
                     "APIVersion defines the versioned schema of this representation of an "
@@ -153,27 +51,108 @@ OJson kind_schema(const ResourceType& t) {
                   {{"description",
                     "Kind is a string value representing the REST resource this object "
                     "represents."},
-                   {"type", "string"}}},
-                 {"metadata",
-                  {{"description", "Standard object's metadata."},
-                   {"allOf", OJson::array({schema_ref(kMeta + "ObjectMeta")})}}}};
-  if (t.custom() && t.schema.is_object()) {
+                   {"type", "string"}}}};
+  OJson meta_ref = {{"$ref", openapi_ref(v, kMeta + "ObjectMeta")}};
+  props["metadata"] =
+      v == OpenApiVersion::V3
+          ? OJson{{"description", "Standard object's metadata."},
+                  {"allOf", OJson::array({meta_ref})}}
+          : OJson{{"description", "Standard object's metadata."}, {"$ref", meta_ref["$ref"]}};
+  OJson s;
+  if (t.schema.is_object()) {
     s = OJson::parse(t.schema.dump());
     if (!s.contains("properties") || !s["properties"].is_object())
       s["properties"] = OJson::object();
     for (auto it = props.begin(); it != props.end(); ++it)
       s["properties"][it.key()] = it.value();
-    s["type"] = "object";
   } else {
-    s["description"] = t.kind + " (schema served by the respool sandbox: fields are not listed)";
-    s["type"] = "object";
-    props["spec"] = {{"type", "object"}, {"x-kubernetes-preserve-unknown-fields", true}};
-    props["status"] = {{"type", "object"}, {"x-kubernetes-preserve-unknown-fields", true}};
     s["properties"] = props;
   }
+  s["type"] = "object";
   s["x-kubernetes-group-version-kind"] = OJson::array({gvk(t)});
-  if (t.custom()) s["x-kubernetes-selectable-fields"] = OJson::array();
+  s["x-kubernetes-selectable-fields"] = OJson::array();
   return s;
+}
+
+// A built-in kind without protobuf definitions (apiextensions.k8s.io): its group-version-kind
+// and open spec and status.
+OJson opaque_kind_schema(const ResourceType& t, OpenApiVersion v) {
+  OJson meta_ref = {{"$ref", openapi_ref(v, kMeta + "ObjectMeta")}};
+  OJson open = {{"type", "object"}, {"x-kubernetes-preserve-unknown-fields", true}};
+  return {{"description", t.kind},
+          {"type", "object"},
+          {"properties",
+           {{"apiVersion", {{"type", "string"}}},
+            {"kind", {{"type", "string"}}},
+            {"metadata",
+             v == OpenApiVersion::V3 ? OJson{{"allOf", OJson::array({meta_ref})}} : meta_ref},
+            {"spec", open},
+            {"status", open}}},
+          {"x-kubernetes-group-version-kind", OJson::array({gvk(t)})}};
+}
+
+OJson list_schema(const ResourceType& t, const std::string& item, OpenApiVersion v) {
+  return {{"type", "object"},
+          {"required", {"items"}},
+          {"properties",
+           {{"apiVersion", {{"type", "string"}}},
+            {"items", {{"type", "array"}, {"items", {{"$ref", openapi_ref(v, item)}}}}},
+            {"kind", {{"type", "string"}}},
+            {"metadata", {{"$ref", openapi_ref(v, kMeta + "ListMeta")}}}}},
+          {"x-kubernetes-group-version-kind",
+           OJson::array({{{"group", t.group}, {"kind", t.list_kind}, {"version", t.version}}})}};
+}
+
+// The schemas every document refers to: ObjectMeta, ListMeta, Status, DeleteOptions (from the
+// type table), and Patch (a Go type without protobuf form).
+void add_meta_definitions(OpenApiVersion v, Json& defs) {
+  const protobuf::ApiTable& table = protobuf::ApiTable::get();
+  for (const char* name : {"ObjectMeta", "ListMeta", "Status", "DeleteOptions"}) {
+    if (const auto* m = table.message("k8s.io.apimachinery.pkg.apis.meta.v1." + std::string(name)))
+      add_definitions(*m, v, defs);
+  }
+  defs[kMeta + "Patch"] = {{"description",
+                            "Patch is provided to give a concrete name and type to the Kubernetes "
+                            "PATCH request body."},
+                           {"type", "object"}};
+}
+
+// Adds one resource's definitions and paths.
+void add_resource(const ResourceType& t, OpenApiVersion v, Json& defs, OJson& custom_defs,
+                  OJson& paths) {
+  const protobuf::ApiTable& table = protobuf::ApiTable::get();
+  ResourceSchemas names;
+  const protobuf::MessageDef* kind = t.custom() ? nullptr : table.kind(t.group, t.version, t.kind);
+  const protobuf::MessageDef* list =
+      t.custom() ? nullptr : table.kind(t.group, t.version, t.list_kind);
+  if (kind && list) {
+    add_definitions(*kind, v, defs);
+    add_definitions(*list, v, defs);
+    names.object = kind->openapi_name();
+    names.list = list->openapi_name();
+    defs[names.object]["x-kubernetes-group-version-kind"] = Json::array({Json(gvk(t))});
+    defs[names.list]["x-kubernetes-group-version-kind"] =
+        Json::array({{{"group", t.group}, {"kind", t.list_kind}, {"version", t.version}}});
+  } else {
+    names.object = schema_prefix(t) + "." + t.kind;
+    names.list = schema_prefix(t) + "." + t.list_kind;
+    custom_defs[names.object] = t.custom() ? custom_kind_schema(t, v) : opaque_kind_schema(t, v);
+    custom_defs[names.list] = list_schema(t, names.object, v);
+  }
+  if (t.scale) {
+    if (const auto* scale = table.kind("autoscaling", "v1", "Scale")) {
+      add_definitions(*scale, v, defs);
+      names.scale = scale->openapi_name();
+    }
+  }
+  add_resource_paths(t, names, v, paths);
+}
+
+OJson merged(const Json& defs, OJson custom_defs) {
+  OJson out(defs);
+  for (auto it = custom_defs.begin(); it != custom_defs.end(); ++it)
+    out[it.key()] = std::move(it.value());
+  return out;
 }
 
 std::string digest_hex(const std::string& body) {
@@ -198,66 +177,92 @@ OJson openapi_document(const Registry& registry, const std::string& group,
   doc["info"] = {{"title", group.empty() ? "Kubernetes" : "Kubernetes CRD Swagger"},
                  {"version", group.empty() ? "v1.32.13" : "v0.1.0"}};
   OJson paths = OJson::object();
-  OJson schemas = meta_schemas();
-  for (const TypePtr& t : registry.resources(group, version)) {
-    std::string name = schema_prefix(*t) + "." + t->kind;
-    std::string list = schema_prefix(*t) + "." + t->list_kind;
-    schemas[name] = kind_schema(*t);
-    schemas[list] = {
-        {"type", "object"},
-        {"required", {"items"}},
-        {"properties",
-         {{"apiVersion", {{"type", "string"}}},
-          {"items", {{"type", "array"}, {"items", schema_ref(name)}}},
-          {"kind", {{"type", "string"}}},
-          {"metadata", {{"allOf", OJson::array({schema_ref(kMeta + "ListMeta")})}}}}},
-        {"x-kubernetes-group-version-kind",
-         OJson::array({{{"group", t->group}, {"kind", t->list_kind}, {"version", t->version}}})}};
-    std::string base = (group.empty() ? "/api/" + version : "/apis/" + group + "/" + version) +
-                       (t->namespaced ? "/namespaces/{namespace}/" : "/") + t->plural;
-    paths[base] = {{"get", operation(*t, "list", "list objects of kind", list, false, false)},
-                   {"post", operation(*t, "post", "create a", name, true, false)},
-                   {"delete", operation(*t, "deletecollection", "delete collection of",
-                                        kMeta + "Status", false, false)}};
-    paths[base + "/{name}"] = {
-        {"get", operation(*t, "get", "read the specified", name, false, false)},
-        {"put", operation(*t, "put", "replace the specified", name, true, false)},
-        {"delete", operation(*t, "delete", "delete a", kMeta + "Status", false, false)},
-        {"patch", operation(*t, "patch", "partially update the specified", name, true, true)}};
-    if (t->status_subresource) {
-      paths[base + "/{name}/status"] = {
-          {"get", operation(*t, "get", "read status of the specified", name, false, false)},
-          {"put", operation(*t, "put", "replace status of the specified", name, true, false)},
-          {"patch",
-           operation(*t, "patch", "partially update status of the specified", name, true, true)}};
-    }
-  }
+  Json defs = Json::object();
+  OJson custom_defs = OJson::object();
+  add_meta_definitions(OpenApiVersion::V3, defs);
+  for (const TypePtr& t : registry.resources(group, version))
+    add_resource(*t, OpenApiVersion::V3, defs, custom_defs, paths);
   doc["paths"] = std::move(paths);
-  doc["components"] = {{"schemas", std::move(schemas)}};
+  doc["components"] = {{"schemas", merged(defs, std::move(custom_defs))}};
   return doc;
 }
 
-std::optional<http::Response> serve_openapi(const Registry& registry, const http::Target& target) {
+OJson openapi_v2_document(const Registry& registry) {
+  OJson doc;
+  doc["swagger"] = "2.0";
+  doc["info"] = {{"title", "Kubernetes"}, {"version", "v1.32.13"}};
+  OJson paths = OJson::object();
+  Json defs = Json::object();
+  OJson custom_defs = OJson::object();
+  add_meta_definitions(OpenApiVersion::V2, defs);
+  for (const TypePtr& t : registry.all())
+    add_resource(*t, OpenApiVersion::V2, defs, custom_defs, paths);
+  doc["paths"] = std::move(paths);
+  doc["definitions"] = merged(defs, std::move(custom_defs));
+  return doc;
+}
+
+const OpenApiDocuments::Document& OpenApiDocuments::document(const Registry& registry,
+                                                             const std::string& key) {
+  auto it = documents_.find(key);
+  if (it != documents_.end()) return it->second;
+  std::string body;
+  if (key == "v2") {
+    body = openapi_v2_document(registry).dump();
+  } else if (key.rfind("api/", 0) == 0) {
+    body = openapi_document(registry, "", key.substr(4)).dump();
+  } else {
+    std::string gv = key.substr(5);
+    auto slash = gv.find('/');
+    body = openapi_document(registry, gv.substr(0, slash), gv.substr(slash + 1)).dump();
+  }
+  std::string hash = digest_hex(body);
+  return documents_.emplace(key, Document{std::move(body), std::move(hash)}).first->second;
+}
+
+std::optional<http::Response> OpenApiDocuments::serve(const Registry& registry,
+                                                      const http::Target& target,
+                                                      std::string_view accept) {
+  std::lock_guard lock(mu_);
+  if (registry.generation() != generation_) {
+    documents_.clear();
+    generation_ = registry.generation();
+  }
   const std::string& path = target.path;
+  if (path == "/openapi/v2" || path == "/openapi/v2/") {
+    // kubectl asks for the gnostic protobuf form only; JSON is what is served (a 406 sends
+    // kubectl on without it, as when a server has no v2 document).
+    bool json = accept.empty();
+    for (const MediaRange& r : parse_media_ranges(accept)) {
+      if (r.type == "application/json" || r.type == "*/*" || r.type == "application/*") json = true;
+    }
+    if (!json) return error_response(not_acceptable());
+    const Document& d = document(registry, "v2");
+    http::Response r = json_response(200, d.body);
+    r.headers.set("Cache-Control", "no-cache, private");
+    r.headers.set("Vary", "Accept");
+    r.headers.set("Etag", "\"" + d.hash + "\"");
+    return r;
+  }
   if (path == "/openapi/v3" || path == "/openapi/v3/") {
     OJson paths = OJson::object();
     for (const GroupVersions& g : registry.groups()) {
       for (const std::string& v : g.versions) {
         std::string key = g.name.empty() ? "api/" + v : "apis/" + g.name + "/" + v;
-        std::string hash = digest_hex(openapi_document(registry, g.name, v).dump());
-        paths[key] = {{"serverRelativeURL", "/openapi/v3/" + key + "?hash=" + hash}};
+        paths[key] = {
+            {"serverRelativeURL", "/openapi/v3/" + key + "?hash=" + document(registry, key).hash}};
       }
     }
     return json_response(200, OJson{{"paths", paths}}.dump(), "text/plain; charset=utf-8");
   }
   const std::string prefix = "/openapi/v3/";
   if (path.rfind(prefix, 0) != 0) return std::nullopt;
-  std::string rest = path.substr(prefix.size());
+  std::string key = path.substr(prefix.size());
   std::string group, version;
-  if (rest.rfind("api/", 0) == 0) {
-    version = rest.substr(4);
-  } else if (rest.rfind("apis/", 0) == 0) {
-    std::string gv = rest.substr(5);
+  if (key.rfind("api/", 0) == 0) {
+    version = key.substr(4);
+  } else if (key.rfind("apis/", 0) == 0) {
+    std::string gv = key.substr(5);
     auto slash = gv.find('/');
     if (slash == std::string::npos) return std::nullopt;
     group = gv.substr(0, slash);
@@ -267,14 +272,13 @@ std::optional<http::Response> serve_openapi(const Registry& registry, const http
   }
   if (group.empty() && version != "v1") return std::nullopt;
   if (!group.empty() && !registry.serves_group_version(group, version)) return std::nullopt;
-  std::string body = openapi_document(registry, group, version).dump();
-  std::string hash = digest_hex(body);
-  http::Response r = json_response(200, std::move(body));
+  const Document& d = document(registry, key);
+  http::Response r = json_response(200, d.body);
   auto asked = target.param("hash");
   r.headers.set("Cache-Control",
-                asked && *asked == hash ? "public, immutable" : "no-cache, private");
+                asked && *asked == d.hash ? "public, immutable" : "no-cache, private");
   r.headers.set("Vary", "Accept");
-  r.headers.set("Etag", "\"" + hash + "\"");
+  r.headers.set("Etag", "\"" + d.hash + "\"");
   return r;
 }
 
