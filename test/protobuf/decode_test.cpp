@@ -229,6 +229,26 @@ TEST_CASE("every field of the table resolves and the kinds of every served group
   CHECK(pod_spec->field(2)->marker("patchMergeKey") == "name");
 }
 
+TEST_CASE("client-go's protobuf bodies decode to encoding/json's JSON of the same objects") {
+  // test/protobuf/bodies/{pod-running,lease}: written by `clientgo-check golden DIR`
+  // (test/clientgo/golden.go) with client-go's protobuf serializer and encoding/json: a pod as
+  // a busy node holds it (owner, managed fields, probes, projected volumes, statuses) and a
+  // Lease with MicroTimes.
+  const std::string dir = RESPOOL_SOURCE_DIR "/test/protobuf/bodies/";
+  for (const char* name : {"pod-running", "lease"}) {
+    INFO(name);
+    std::ifstream pb(dir + name + ".pb", std::ios::binary), js(dir + name + ".json");
+    REQUIRE(pb);
+    REQUIRE(js);
+    std::string body((std::istreambuf_iterator<char>(pb)), std::istreambuf_iterator<char>());
+    Json expected = Json::parse(js);
+    auto got = decode_body(body, {"", "", ""});
+    REQUIRE(got);
+    CHECK(*got == expected);
+    if (*got != expected) CHECK(Json::diff(expected, *got).dump() == "[]");
+  }
+}
+
 TEST_CASE("kubectl 1.32's protobuf bodies decode to the JSON of its --dry-run=client -o json") {
   // test/protobuf/bodies/NAME.pb is what `kubectl create ...` sent, NAME.json what the same
   // command printed with --dry-run=client -o json (Go's encoding/json of the same object).

@@ -64,8 +64,9 @@ std::string mutate(std::string body, std::mt19937& rng) {
 TEST_CASE("mutated kubectl bodies decode or fail cleanly", "[fuzz]") {
   const std::string dir = RESPOOL_SOURCE_DIR "/test/protobuf/bodies/";
   std::vector<std::string> seeds;
-  for (const char* name : {"namespace", "configmap", "secret-generic", "secret-docker",
-                           "serviceaccount", "deployment", "service-nodeport", "job", "pdb"}) {
+  for (const char* name :
+       {"namespace", "configmap", "secret-generic", "secret-docker", "serviceaccount", "deployment",
+        "service-nodeport", "job", "pdb", "pod-running", "lease"}) {
     seeds.push_back(read_file(dir + name + ".pb"));
     REQUIRE_FALSE(seeds.back().empty());
   }
