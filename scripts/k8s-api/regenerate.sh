@@ -6,12 +6,12 @@
 #
 #   scripts/k8s-api/regenerate.sh [OUTPUT]     (default: sandbox/protobuf/k8s-api.table)
 #
-# RESPOOL_CACHE (default ~/.cache/respool) keeps the fetched packages between runs.
+# RESPOOL_CACHE (default /var/cache/respool) keeps the fetched packages between runs.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 out=${1:-$repo/sandbox/protobuf/k8s-api.table}
-cache=${RESPOOL_CACHE:-$HOME/.cache/respool}/trixie
+cache=${RESPOOL_CACHE:-/var/cache/respool}/trixie
 
 packages=(golang-k8s-api-dev golang-k8s-apimachinery-dev)
 root=$(bash "$here/fetch-trixie.sh" "$cache" "${packages[@]}")
