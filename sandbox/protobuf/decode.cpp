@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "sandbox/protobuf/custom_json.hpp"
 #include "sandbox/protobuf/go_json.hpp"
 #include "sandbox/protobuf/wire.hpp"
 
@@ -304,81 +305,20 @@ class Decoder {
     map[k] = std::move(val);
   }
 
+  // Types with their own JSON encoding: decoded as their messages, written by custom_json.cpp.
   Json custom(const MessageDef& def, std::string_view data, int depth) {
-    const ApiTable& table = ApiTable::get();
     if (def.custom == CustomJson::Time || def.custom == CustomJson::MicroTime) {
-      // time_proto.go: no bytes is the zero time (null); else a Timestamp.
+      // time_proto.go: no bytes is the zero time (null); else a Timestamp message.
       if (data.empty()) return nullptr;
-      const MessageDef& ts = *table.message("k8s.io.apimachinery.pkg.apis.meta.v1.Timestamp");
-      Json o = Json::object();
-      message(ts, data, o, depth + 1);
-      std::int64_t seconds = number_field(ts, o, 1), nanos = number_field(ts, o, 2);
-      bool micro = def.custom == CustomJson::MicroTime;
-      if (!micro) nanos = 0;  // metav1.Time keeps seconds only
-      nanos -= nanos % 1000;
-      seconds += nanos / 1000000000;
-      nanos %= 1000000000;
-      if (nanos < 0) {
-        nanos += 1000000000;
-        --seconds;
-      }
-      if (seconds == -62135596800LL && nanos == 0) return nullptr;  // Go's zero time
-      return rfc3339(seconds, nanos, micro);
+      const MessageDef& ts =
+          *ApiTable::get().message("k8s.io.apimachinery.pkg.apis.meta.v1.Timestamp");
+      Json fields = Json::object();
+      message(ts, data, fields, depth + 1);
+      return custom_json(def, ts, fields, data);
     }
-    Json o = Json::object();
-    message(def, data, o, depth + 1);
-    switch (def.custom) {
-      case CustomJson::Duration:
-        return go_duration(number_field(def, o, 1));
-      case CustomJson::Quantity: {
-        std::string q = string_field(def, o, 1);
-        return q.empty() ? Json("0") : Json(q);
-      }
-      case CustomJson::IntOrString:
-        if (number_field(def, o, 1) == 1) return string_field(def, o, 3);
-        return static_cast<std::int32_t>(number_field(def, o, 2));
-      case CustomJson::GroupVersion: {
-        std::string g = string_field(def, o, 1), v = string_field(def, o, 2);
-        return g.empty() ? v : g + "/" + v;
-      }
-      default:
-        return raw_json(def, data);
-    }
-  }
-
-  // A scalar field of a decoded custom type, by number (their Go fields carry no json tags).
-  static std::int64_t number_field(const MessageDef& def, const Json& o, int number) {
-    const FieldDef* f = def.field(number);
-    auto it = f ? o.find(f->json) : o.end();
-    return it != o.end() && it->is_number() ? it->get<std::int64_t>() : 0;
-  }
-  static std::string string_field(const MessageDef& def, const Json& o, int number) {
-    const FieldDef* f = def.field(number);
-    auto it = f ? o.find(f->json) : o.end();
-    return it != o.end() && it->is_string() ? it->get<std::string>() : std::string();
-  }
-
-  // RawExtension, FieldsV1, Unknown: their bytes field holds JSON, written as it is.
-  Json raw_json(const MessageDef& def, std::string_view data) {
-    std::optional<std::string_view> raw;
-    Reader r(data);
-    while (!r.done()) {
-      std::size_t pre = r.pos();
-      std::uint64_t tag = r.varint();
-      const FieldDef* f = def.field(static_cast<int>(tag >> 3));
-      if (f && f->type.scalar == Scalar::Bytes && (tag & 7) == 2) {
-        raw = r.length_delimited();
-      } else {
-        r.skip_field(pre);
-      }
-    }
-    if (!raw) return nullptr;
-    Json parsed = Json::parse(raw->begin(), raw->end(), nullptr, false);
-    if (parsed.is_discarded()) {
-      throw Failure{"json: error calling MarshalJSON for type " + def.go_name +
-                    ": invalid JSON in its raw bytes"};
-    }
-    return parsed;
+    Json fields = Json::object();
+    message(def, data, fields, depth + 1);
+    return custom_json(def, def, fields, data);
   }
 };
 
