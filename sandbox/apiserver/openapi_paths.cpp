@@ -5,7 +5,7 @@
 namespace respool::sandbox {
 namespace {
 
-const std::string kMeta = "io.k8s.apimachinery.pkg.apis.meta.v1.";
+const std::string kMetaPrefix = "io.k8s.apimachinery.pkg.apis.meta.v1.";
 
 struct Op {
   std::string action;  // x-kubernetes-action: get, list, post, put, patch, delete, ...
@@ -136,7 +136,7 @@ void add_resource_paths(const ResourceType& t, const ResourceSchemas& s, OpenApi
   std::string base =
       (t.group.empty() ? "/api/" + t.version : "/apis/" + t.group + "/" + t.version) +
       (t.namespaced ? "/namespaces/{namespace}/" : "/") + t.plural;
-  const std::string status = kMeta + "Status";
+  const std::string status = kMetaPrefix + "Status";
   paths[base] = {
       {"get", operation(t, {"list", "list", "list objects of kind", s.list, "", false, ""}, v)},
       {"post", operation(t, {"post", "create", "create a", s.object, s.object, false, ""}, v)},
@@ -151,7 +151,7 @@ void add_resource_paths(const ResourceType& t, const ResourceSchemas& s, OpenApi
       {"delete", operation(t, {"delete", "delete", "delete a", status, "", false, ""}, v)},
       {"patch", operation(t,
                           {"patch", "patch", "partially update the specified", s.object,
-                           kMeta + "Patch", true, ""},
+                           kMetaPrefix + "Patch", true, ""},
                           v)}};
   if (t.status_subresource) {
     paths[base + "/{name}/status"] = {
@@ -164,7 +164,7 @@ void add_resource_paths(const ResourceType& t, const ResourceSchemas& s, OpenApi
                           v)},
         {"patch", operation(t,
                             {"patch", "patch", "partially update status of the specified", s.object,
-                             kMeta + "Patch", true, "Status"},
+                             kMetaPrefix + "Patch", true, "Status"},
                             v)}};
   }
   if (t.scale && !s.scale.empty()) {
@@ -178,7 +178,7 @@ void add_resource_paths(const ResourceType& t, const ResourceSchemas& s, OpenApi
                           v)},
         {"patch", operation(t,
                             {"patch", "patch", "partially update scale of the specified", s.scale,
-                             kMeta + "Patch", true, "Scale"},
+                             kMetaPrefix + "Patch", true, "Scale"},
                             v)}};
   }
 }
