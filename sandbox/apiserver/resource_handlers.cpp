@@ -327,7 +327,7 @@ void Dispatcher::resource(const http::ServerRequest& request, const http::Target
       return respond_success(c, 201);
     }
     if (sub == "token") {
-      auto body = decode_object(request, "TokenRequest");
+      auto body = decode_object(request, "TokenRequest", "authentication.k8s.io/v1");
       if (!body) return respond_error(c, body.error());
       auto token = issue_token(engine_, tokens_, info.ns, info.name, *body);
       if (!token) return respond_error(c, token.error());

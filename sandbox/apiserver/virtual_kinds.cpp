@@ -95,7 +95,7 @@ http::Response serve_virtual(Engine& engine, const Authenticator& authn,
   }
   if (type.id == KindId::ComponentStatus) return component_status_answer(r);
   if (!r.info.name.empty()) return error_response(method_not_allowed());
-  auto decoded = decode_object(r.request, type.kind);
+  auto decoded = decode_object(r.request, type.kind, type.api_version());
   if (!decoded) return error_response(decoded.error());
   const Json& body = *decoded;
   if (!body.is_object()) return error_response(bad_request("the body must be an object"));
