@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# kubectl's generators (`kubectl create <kind>`) send protobuf bodies. Each command is run
-# twice against a bare respool-sandbox: as is (protobuf), and as `--dry-run=client -o json`
-# piped to `kubectl create -f -` (JSON) under another name. Both objects must come out the same
-# (server-set fields aside). Kinds the sandbox does not serve yet are skipped, and named.
+# kubectl's generators (`kubectl create <kind>`, `run`, `expose`) send protobuf bodies. Each
+# command is run twice against a bare respool-sandbox: as is (protobuf), and as
+# `--dry-run=client -o json` piped to `kubectl create -f -` (JSON) under another name. Both
+# objects must come out the same (server-set fields aside). Kinds the sandbox does not serve yet
+# are skipped, and named. Then what else kubectl sends as protobuf: `create token` (a
+# TokenRequest, whose token then authenticates), `auth can-i` (SelfSubjectAccessReview, also
+# impersonating), `auth whoami` (SelfSubjectReview).
 set -euo pipefail
 build=$1
 src=$2
@@ -27,7 +30,7 @@ served() { k api-resources --no-headers 2>/dev/null | awk '{print $1}' | grep -q
 
 checked=0
 skipped=()
-# same RESOURCE NAME create-args... (NAME is replaced by the object's name)
+# same RESOURCE NAME kubectl-args... (NAME is replaced by the object's name)
 same() {
   local resource=$1 name=$2
   shift 2
@@ -38,7 +41,7 @@ same() {
   local args=("$@") json_args=()
   for a in "${args[@]}"; do json_args+=("${a//NAME/$name-json}"); done
   for i in "${!args[@]}"; do args[i]=${args[i]//NAME/$name}; done
-  k -n team-a create "${args[@]}" >"$work/create.out" 2>&1 || fail "kubectl create ${args[*]}: $(cat "$work/create.out")"
+  k -n team-a "${args[@]}" >"$work/create.out" 2>&1 || fail "kubectl ${args[*]}: $(cat "$work/create.out")"
   # The dry-run flags go before a command's "--" (jobs, cronjobs).
   local dry=() seen_dashes=0
   for a in "${json_args[@]}"; do
@@ -50,7 +53,7 @@ same() {
     fi
   done
   [ $seen_dashes = 1 ] || dry+=(--dry-run=client -o json)
-  k -n team-a create "${dry[@]}" >"$work/obj.json" || fail "dry-run ${json_args[*]}"
+  k -n team-a "${dry[@]}" >"$work/obj.json" || fail "dry-run ${json_args[*]}"
   k create -f "$work/obj.json" -n team-a >/dev/null || fail "create -f of ${json_args[*]}"
   k get "$resource" "$name" -n team-a -o json | normalize "$name" >"$work/pb.json"
   k get "$resource" "$name-json" -n team-a -o json | normalize "$name-json" >"$work/js.json"
@@ -62,27 +65,44 @@ same() {
 openssl req -x509 -newkey rsa:2048 -nodes -keyout "$work/tls.key" -out "$work/tls.crt" \
   -days 1 -subj /CN=web >/dev/null 2>&1
 
-same configmaps zzcfg configmap NAME --from-literal=mode=fast --from-literal=level=3
-same secrets zzgen secret generic NAME --from-literal=user=admin --from-literal=password='s3=t!'
-same secrets zztls secret tls NAME --cert="$work/tls.crt" --key="$work/tls.key"
-same secrets zzreg secret docker-registry NAME --docker-server=r.example.com --docker-username=u \
+same configmaps zzcfg create configmap NAME --from-literal=mode=fast --from-literal=level=3
+same secrets zzgen create secret generic NAME --from-literal=user=admin --from-literal=password='s3=t!'
+same secrets zztls create secret tls NAME --cert="$work/tls.crt" --key="$work/tls.key"
+same secrets zzreg create secret docker-registry NAME --docker-server=r.example.com --docker-username=u \
   --docker-password=p
-same serviceaccounts zzbuilder serviceaccount NAME
-same deployments zzweb deployment NAME --image=nginx:1.27 --replicas=3 --port=80
-same services zzcip service clusterip NAME --tcp=80:8080
-same services zznp service nodeport NAME --tcp=443:8443
-same jobs zzonce job NAME --image=busybox:1.36 -- sh -c 'echo hello'
-same cronjobs zznightly cronjob NAME --image=busybox:1.36 --schedule='0 3 * * *' -- date
-same poddisruptionbudgets zzpdb poddisruptionbudget NAME --selector=app=web --max-unavailable=25%
-same roles zzreader role NAME --verb=get,list --resource=pods
-same rolebindings zzreaders rolebinding NAME --role=zzreader --user=alice
-same clusterroles zzviewer clusterrole NAME --verb=get --resource=nodes
-same resourcequotas zzquota quota NAME --hard=pods=10,requests.cpu=4
-same priorityclasses zzhigh priorityclass NAME --value=1000 --description=important
-same ingresses zzweb ingress NAME --rule='web.example.com/=web:80'
+same serviceaccounts zzbuilder create serviceaccount NAME
+same deployments zzweb create deployment NAME --image=nginx:1.27 --replicas=3 --port=80
+same services zzcip create service clusterip NAME --tcp=80:8080
+same services zznp create service nodeport NAME --tcp=443:8443
+same jobs zzonce create job NAME --image=busybox:1.36 -- sh -c 'echo hello'
+same cronjobs zznightly create cronjob NAME --image=busybox:1.36 --schedule='0 3 * * *' -- date
+same poddisruptionbudgets zzpdb create poddisruptionbudget NAME --selector=app=web --max-unavailable=25%
+same roles zzreader create role NAME --verb=get,list --resource=pods
+same rolebindings zzreaders create rolebinding NAME --role=zzreader --user=alice
+same clusterroles zzviewer create clusterrole NAME --verb=get --resource=nodes
+same resourcequotas zzquota create quota NAME --hard=pods=10,requests.cpu=4
+same priorityclasses zzhigh create priorityclass NAME --value=1000 --description=important
+same ingresses zzweb create ingress NAME --rule='web.example.com/=web:80'
+same clusterrolebindings zzops create clusterrolebinding NAME --clusterrole=zzviewer --group=ops
+same services zzlb create service loadbalancer NAME --tcp=80:8080
+same services zzext create service externalname NAME --external-name=db.example.com
+same pods zzrun run NAME --image=busybox:1.36 --labels=app=run --env=MODE=fast --port=8080 \
+  -- sleep 3600
+same services zzexposed expose deployment zzweb --name=NAME --port=8080 --target-port=80
 
-# DeleteOptions go as protobuf too.
+# TokenRequest: the token names the ServiceAccount.
+token=$(k -n team-a create token zzbuilder --duration=10m) || fail "create token"
+who=$(k --token="$token" auth whoami -o jsonpath='{.status.userInfo.username}') ||
+  fail "whoami with the ServiceAccount's token"
+[ "$who" = system:serviceaccount:team-a:zzbuilder ] || fail "token of $who"
+# SelfSubjectAccessReview, as the admin and impersonating the user bound to zzreader.
+[ "$(k -n team-a auth can-i create deployments.apps)" = yes ] || fail "can-i as the admin"
+[ "$(k -n team-a auth can-i list pods --as=alice)" = yes ] || fail "can-i list pods as alice"
+[ "$(k -n team-a auth can-i delete pods --as=alice 2>/dev/null)" = no ] || fail "can-i delete as alice"
+[ "$(k auth whoami -o jsonpath='{.status.userInfo.username}')" = sandbox-admin ] || fail "whoami"
+
+# kubectl delete: DeleteOptions in the body.
 k delete configmap zzcfg -n team-a >/dev/null || fail "delete"
 echo "protobuf and JSON bodies gave the same objects for $checked commands"
 [ ${#skipped[@]} -eq 0 ] || echo "not served yet, skipped: ${skipped[*]}"
-[ $checked -ge 8 ] || fail "too few commands checked"
+[ $checked -ge 20 ] || fail "too few commands checked"
