@@ -141,16 +141,27 @@ std::string summarize(std::string_view body) {
   return body.size() > 30 ? out + " ..." : out;
 }
 
-Result<Json> decode_protobuf(const std::string& body, const std::string& kind,
-                             std::string_view api_version) {
-  protobuf::GroupVersionKind defaults;
-  defaults.kind = kind;
+protobuf::GroupVersionKind endpoint_gvk(const std::string& kind, std::string_view api_version) {
+  protobuf::GroupVersionKind gvk;
+  gvk.kind = kind;
   if (auto slash = api_version.find('/'); slash != std::string_view::npos) {
-    defaults.group = std::string(api_version.substr(0, slash));
-    defaults.version = std::string(api_version.substr(slash + 1));
+    gvk.group = std::string(api_version.substr(0, slash));
+    gvk.version = std::string(api_version.substr(slash + 1));
   } else {
-    defaults.version = std::string(api_version);
+    gvk.version = std::string(api_version);
   }
+  return gvk;
+}
+
+// Whether the endpoint takes protobuf: every kind of k8s.io/api and the option kinds. Custom
+// resources do not (a real server takes JSON and YAML for them), nor, here only, CRDs and
+// APIServices, whose messages are not in Kubernetes' k8s.io/api (sandbox/README.md).
+bool takes_protobuf(const protobuf::GroupVersionKind& endpoint) {
+  return protobuf::ApiTable::get().kind(endpoint.group, endpoint.version, endpoint.kind) != nullptr;
+}
+
+Result<Json> decode_protobuf(const std::string& body, const std::string& kind,
+                             const protobuf::GroupVersionKind& defaults) {
   auto decoded = protobuf::decode_body(body, defaults);
   if (decoded) return std::move(*decoded);
   const protobuf::DecodeError& e = decoded.error();
@@ -184,7 +195,11 @@ std::string json_to_yaml(const Json& value) {
 Result<Json> decode_object(const http::Request& request, const std::string& kind,
                            std::string_view api_version) {
   std::string type = media_type(request.headers.get("Content-Type").value_or("application/json"));
-  if (type == protobuf::kMediaType) return decode_protobuf(request.body, kind, api_version);
+  protobuf::GroupVersionKind endpoint = endpoint_gvk(kind, api_version);
+  bool protobuf_ok = takes_protobuf(endpoint);
+  if (type == protobuf::kMediaType && protobuf_ok) {
+    return decode_protobuf(request.body, kind, endpoint);
+  }
   if (type.empty() || type == "application/json" || type == "*/*") {
     return parse_json(request.body, kind);
   }
@@ -195,7 +210,7 @@ Result<Json> decode_object(const http::Request& request, const std::string& kind
     }
     return out;
   }
-  return std::unexpected(unsupported_media_type());
+  return std::unexpected(unsupported_body_type(protobuf_ok));
 }
 
 Result<Json> decode_patch(const http::Request& request, const std::string& kind) {

@@ -12,10 +12,11 @@ namespace respool::sandbox {
 
 // Decodes an object body for `kind` from JSON, YAML or Kubernetes protobuf (which becomes the
 // JSON object a JSON body of the same Go client holds; `api_version` is the endpoint's, the
-// default for a protobuf envelope that names none): 415 for a media type the server does not
-// take, 400 worded as the API server's decoder for a malformed body.
+// default for a protobuf envelope that names none, and says whether protobuf is taken at all):
+// 415 for a media type the endpoint does not take, 400 worded as the API server's decoder for a
+// malformed body.
 Result<Json> decode_object(const http::Request& request, const std::string& kind,
-                           std::string_view api_version = "");
+                           std::string_view api_version);
 // Decodes a patch document (its media type was checked by the caller): 400 when malformed.
 Result<Json> decode_patch(const http::Request& request, const std::string& kind);
 

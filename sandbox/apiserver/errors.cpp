@@ -112,6 +112,14 @@ ApiError unsupported_patch_type(bool strategic_allowed) {
       "the body of the request was in an unknown format - accepted media types include: " + types);
 }
 
+ApiError unsupported_body_type(bool protobuf_accepted) {
+  std::string types = "application/json, application/yaml";
+  if (protobuf_accepted) types += ", application/vnd.kubernetes.protobuf";
+  return make(
+      415, "UnsupportedMediaType",
+      "the body of the request was in an unknown format - accepted media types include: " + types);
+}
+
 ApiError entity_too_large(std::size_t limit) {
   return make(413, "RequestEntityTooLarge",
               "Request entity too large: limit is " + std::to_string(limit));

@@ -54,6 +54,8 @@ ApiError method_not_supported(const GroupResource& gr, std::string_view action);
 ApiError not_acceptable();
 ApiError unsupported_media_type();
 ApiError unsupported_patch_type(bool strategic_allowed);
+// 415 for an object body of a media type the endpoint does not decode (NegotiateInputSerializer).
+ApiError unsupported_body_type(bool protobuf_accepted);
 ApiError entity_too_large(std::size_t limit);
 ApiError unauthorized();
 ApiError forbidden(const GroupResource& gr, std::string_view name, std::string message);

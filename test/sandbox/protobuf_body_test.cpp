@@ -125,3 +125,26 @@ TEST_CASE("mutated protobuf bodies through the server: 4xx or success, never 5xx
   }
   CHECK(ok > 0);
 }
+
+TEST_CASE("bodies an endpoint does not decode are 415s listing what it takes",
+          "[conformance][protobuf]") {
+  Harness h;
+  const std::string prefix =
+      "the body of the request was in an unknown format - accepted media types include: ";
+  auto text = h.call({"POST",
+                      "/api/v1/namespaces/default/configmaps",
+                      "data: {}",
+                      {{"Content-Type", "text/plain"}}});
+  REQUIRE(text.status == 415);
+  CHECK(text.json()["reason"] == "UnsupportedMediaType");
+  CHECK(text.json()["message"] ==
+        prefix + "application/json, application/yaml, application/vnd.kubernetes.protobuf");
+  // Custom resources take JSON and YAML only, on a real server too.
+  REQUIRE(
+      h.post("/apis/apiextensions.k8s.io/v1/customresourcedefinitions", refwidget_crd()).status ==
+      201);
+  auto cr = send(h, "POST", "/apis/ref.example.com/v1/refwidgets",
+                 k8s_body("ref.example.com/v1", "RefWidget", Wire()));
+  REQUIRE(cr.status == 415);
+  CHECK(cr.json()["message"] == prefix + "application/json, application/yaml");
+}
