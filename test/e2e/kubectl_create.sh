@@ -73,6 +73,8 @@ same poddisruptionbudgets zzpdb create poddisruptionbudget NAME --selector=app=w
 same roles zzreader create role NAME --verb=get,list --resource=pods
 same rolebindings zzreaders create rolebinding NAME --role=zzreader --user=alice
 same clusterroles zzviewer create clusterrole NAME --verb=get --resource=nodes
+same clusterroles zzaggregate create clusterrole NAME --aggregation-rule=team=viewers
+same jobs zzmanual create job NAME --from=cronjob/zznightly
 same resourcequotas zzquota create quota NAME --hard=pods=10,requests.cpu=4
 same priorityclasses zzhigh create priorityclass NAME --value=1000 --description=important
 same ingresses zzweb create ingress NAME --rule='web.example.com/=web:80'

@@ -112,7 +112,7 @@ TEST_CASE("mutated protobuf bodies through the server: 4xx or success, never 5xx
       {"service-nodeport", "/api/v1/namespaces/team-a/services"},
       {"pdb", "/apis/policy/v1/namespaces/team-a/poddisruptionbudgets"}};
   REQUIRE(send(h, "POST", "/api/v1/namespaces", body_file("namespace")).status == 201);
-  int ok = 0;
+  int ok = 0, bad = 0;
   for (int i = 0; i < 400; ++i) {
     const auto& [name, path] = seeds[rng() % 4];
     std::string body = body_file(name);
@@ -122,8 +122,19 @@ TEST_CASE("mutated protobuf bodies through the server: 4xx or success, never 5xx
     INFO(name << " answered " << r.status << ": " << r.body);
     CHECK(r.status < 500);
     if (r.status == 201) ++ok;
+    if (r.status == 400) {
+      // A body that decodes may still name another namespace than the path (a mutated
+      // metadata.namespace); the rest are worded as the real server's transformDecodeError: the
+      // kind the envelope named, or (the envelope unreadable) the body's first bytes in hex.
+      const std::string message = r.json()["message"];
+      if (message.starts_with("the namespace of the provided object does not match")) continue;
+      CHECK((message.find(" cannot be handled as a ") != std::string::npos ||
+             message.starts_with("the object provided is unrecognized (must be of type ")));
+      ++bad;
+    }
   }
   CHECK(ok > 0);
+  CHECK(bad > 0);
 }
 
 TEST_CASE("bodies an endpoint does not decode are 415s listing what it takes",
