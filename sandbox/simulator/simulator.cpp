@@ -15,6 +15,7 @@
 #include "sandbox/simulator/kubelet.hpp"
 #include "sandbox/simulator/node_lifecycle.hpp"
 #include "sandbox/simulator/scheduler.hpp"
+#include "sandbox/simulator/workloads.hpp"
 
 namespace respool::sandbox {
 
@@ -33,12 +34,18 @@ struct Simulator::Impl {
   std::unique_ptr<sim::DaemonSetController> daemonset_controller;
   std::unique_ptr<sim::JobController> job_controller;
   std::unique_ptr<sim::DriverAgent> driver_agent;
-  NodeInventory labels;  // the flavor and zone label keys add_nodes(set) uses
+  std::unique_ptr<sim::Workloads> workloads;  // Deployments, ReplicaSets, ... (workloads.hpp)
+  NodeInventory labels;                       // the flavor and zone label keys add_nodes(set) uses
   std::mutex stop_mu;
   bool stopped = false;
 
   std::vector<runtime::InformerBase*> informers() {
-    return {nodes.get(), pods.get(), daemonsets.get(), jobs.get()};
+    std::vector<runtime::InformerBase*> all = {nodes.get(), pods.get(), daemonsets.get(),
+                                               jobs.get()};
+    if (workloads)
+      for (auto* informer : workloads->informers())
+        all.push_back(informer);
+    return all;
   }
 
   void stop() {
@@ -46,6 +53,7 @@ struct Simulator::Impl {
     if (stopped) return;
     stopped = true;
     // Controllers first (they read the caches), then the informers feeding them.
+    if (workloads) workloads->stop();
     if (driver_agent) driver_agent->stop();
     if (job_controller) job_controller->stop();
     if (daemonset_controller) daemonset_controller->stop();
@@ -122,6 +130,7 @@ std::expected<std::unique_ptr<Simulator>, std::string> Simulator::start(kube::Cl
   impl->daemonset_controller = std::make_unique<sim::DaemonSetController>(cluster);
   impl->job_controller = std::make_unique<sim::JobController>(cluster);
   impl->driver_agent = std::make_unique<sim::DriverAgent>(cluster);
+  impl->workloads = std::make_unique<sim::Workloads>(cluster);
 
   auto simulator = std::make_unique<Simulator>(Key{}, std::move(impl));
   Impl& s = *simulator->impl_;
@@ -144,6 +153,7 @@ std::expected<std::unique_ptr<Simulator>, std::string> Simulator::start(kube::Cl
   s.daemonset_controller->start();
   s.job_controller->start();
   s.driver_agent->start();
+  s.workloads->start();
   if (!options.nodes_yaml.empty()) {
     auto added = simulator->load_nodes_yaml(options.nodes_yaml);
     if (!added) return std::unexpected(added.error());
