@@ -79,18 +79,26 @@ Result<Json> Engine::update_scale(const ResourceType& type, const std::string& n
   }
   auto fields = json_path_fields(type.scale->spec_replicas);
   if (!fields) return std::unexpected(internal_error("unsupported specReplicasPath"));
-  Json obj = present(type, *current->obj);
-  Json* at = &obj;
-  for (const std::string& f : *fields) {
-    if (!at->is_object()) *at = Json::object();
-    at = &(*at)[f];
+  // Without a resourceVersion from the client the write is unconditional, as the real server's
+  // GuaranteedUpdate makes it: a write that slips in between (a controller's status) is retried.
+  for (int attempt = 0;; ++attempt) {
+    Json obj = present(type, *current->obj);
+    Json* at = &obj;
+    for (const std::string& f : *fields) {
+      if (!at->is_object()) *at = Json::object();
+      at = &(*at)[f];
+    }
+    *at = replicas;
+    obj["metadata"]["resourceVersion"] = std::to_string(current->rv);
+    lock.unlock();
+    auto written = update(type, ns, name, std::move(obj), options);
+    if (written) return scale_of(type, *written->object.obj);
+    if (!rv.empty() || written.error().code != 409 || attempt == 4)
+      return std::unexpected(written.error());
+    lock.lock();
+    current = get_locked(type, ns, name);
+    if (!current) return std::unexpected(current.error());
   }
-  *at = replicas;
-  obj["metadata"]["resourceVersion"] = std::to_string(current->rv);
-  lock.unlock();
-  auto written = update(type, ns, name, std::move(obj), options);
-  if (!written) return std::unexpected(written.error());
-  return scale_of(type, *written->object.obj);
 }
 
 Result<Json> Engine::patch_scale(const ResourceType& type, const std::string& ns,
@@ -112,6 +120,13 @@ Result<Json> Engine::patch_scale(const ResourceType& type, const std::string& ns
     if (e.code == 422) e.reason = "Invalid";
     return std::unexpected(std::move(e));
   }
+  // The Scale read above carries its resourceVersion; only the patch's own one is a condition.
+  const bool conditional = patch.is_object() && patch.contains("metadata") &&
+                           patch["metadata"].is_object() &&
+                           patch["metadata"].contains("resourceVersion");
+  if (!conditional && patched->is_object() && patched->contains("metadata") &&
+      (*patched)["metadata"].is_object())
+    (*patched)["metadata"].erase("resourceVersion");
   return update_scale(type, ns, name, std::move(*patched), options);
 }
 
