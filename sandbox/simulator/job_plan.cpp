@@ -83,6 +83,8 @@ Json job_pod(const Json& job) {
   Json annotations = at_path(tmpl, {"metadata", "annotations"});
   if (!annotations.is_object()) annotations = Json::object();
   annotations["batch.kubernetes.io/job-tracking"] = "";
+  if (!annotations.contains(kRunSecondsAnnotation))
+    annotations[kRunSecondsAnnotation] = kJobPodRunSeconds;
   Json spec = at_path(tmpl, {"spec"});
   if (!spec.is_object()) spec = Json::object();
   return {{"apiVersion", "v1"},

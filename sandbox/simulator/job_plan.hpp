@@ -12,6 +12,10 @@
 //   the running pods are deleted. Once `completions` pods succeeded: SuccessCriteriaMet and
 //   Complete (CompletionsReached), completionTime. spec.suspend deletes running pods.
 //   activeDeadlineSeconds, Indexed completion and pod failure policies are not played.
+// - A pod runs its containers' command, which the simulator cannot: a Job's pod whose template
+//   does not say how long it runs (sandbox.respool.io/run-seconds) gets kJobPodRunSeconds, so
+//   that `kubectl create job` and `kubectl wait --for=condition=complete` behave as on a
+//   cluster where the command finishes promptly.
 
 #include <chrono>
 #include <string>
@@ -20,6 +24,8 @@
 #include <nlohmann/json.hpp>
 
 namespace respool::sandbox::sim {
+
+inline constexpr const char* kJobPodRunSeconds = "5";
 
 struct JobPlan {
   nlohmann::json status;                          // the Job's status as it should read

@@ -108,6 +108,7 @@ std::expected<std::unique_ptr<Simulator>, std::string> Simulator::start(kube::Cl
   auto impl = std::make_unique<Impl>(clock);
   kube::ClientOptions client_options;
   client_options.user_agent = "respool-sandbox-simulator/" RESPOOL_VERSION;
+  std::string ca_pem = config.tls.ca_pem;  // published as kube-root-ca.crt
   auto client = kube::Client::create(std::move(config), client_options);
   if (!client) return std::unexpected("simulator client: " + client.error().describe());
   impl->client = std::move(*client);
@@ -130,7 +131,7 @@ std::expected<std::unique_ptr<Simulator>, std::string> Simulator::start(kube::Cl
   impl->daemonset_controller = std::make_unique<sim::DaemonSetController>(cluster);
   impl->job_controller = std::make_unique<sim::JobController>(cluster);
   impl->driver_agent = std::make_unique<sim::DriverAgent>(cluster);
-  impl->workloads = std::make_unique<sim::Workloads>(cluster);
+  impl->workloads = std::make_unique<sim::Workloads>(cluster, std::move(ca_pem));
 
   auto simulator = std::make_unique<Simulator>(Key{}, std::move(impl));
   Impl& s = *simulator->impl_;

@@ -1,46 +1,63 @@
 #include "sandbox/simulator/workloads.hpp"
 
+#include "sandbox/simulator/cronjob_controller.hpp"
 #include "sandbox/simulator/deployment_controller.hpp"
+#include "sandbox/simulator/endpoints_controller.hpp"
 #include "sandbox/simulator/replicaset_controller.hpp"
+#include "sandbox/simulator/root_ca_publisher.hpp"
+#include "sandbox/simulator/statefulset_controller.hpp"
 #include "sandbox/simulator/workload_resources.hpp"
 
 namespace respool::sandbox::sim {
-namespace {
 
-std::unique_ptr<ObjectInformer> workload_informer(Cluster& cluster,
-                                                  const kube::Resource& resource) {
+std::unique_ptr<ObjectInformer> Workloads::informer(const kube::Resource& resource,
+                                                    std::string field_selector) {
   runtime::InformerOptions options;
   options.resource = resource;
-  return std::make_unique<ObjectInformer>(cluster.client, cluster.clock, std::move(options));
+  options.field_selector = std::move(field_selector);
+  return std::make_unique<ObjectInformer>(cluster_.client, cluster_.clock, std::move(options));
 }
 
-std::unique_ptr<runtime::EventRecorder> recorder(Cluster& cluster, const char* controller) {
+runtime::EventRecorder& Workloads::recorder(const char* controller) {
   runtime::EventRecorderOptions options;
   options.reporting_controller = controller;
   options.reporting_instance = "respool-sandbox";
-  return std::make_unique<runtime::EventRecorder>(cluster.client, cluster.clock,
-                                                  std::move(options));
+  recorders_.push_back(std::make_unique<runtime::EventRecorder>(cluster_.client, cluster_.clock,
+                                                                std::move(options)));
+  return *recorders_.back();
 }
 
-}  // namespace
+Workloads::Workloads(Cluster& cluster, std::string ca_pem) : cluster_(cluster) {
+  auto& deployments = *informers_.emplace_back(informer(kube::resources::deployments));
+  auto& replicasets = *informers_.emplace_back(informer(workload::replicasets));
+  auto& rcs = *informers_.emplace_back(informer(workload::replicationcontrollers));
+  auto& statefulsets = *informers_.emplace_back(informer(workload::statefulsets));
+  auto& revisions = *informers_.emplace_back(informer(workload::controllerrevisions));
+  auto& cronjobs = *informers_.emplace_back(informer(workload::cronjobs));
+  auto& services = *informers_.emplace_back(informer(kube::resources::services));
+  auto& endpoints = *informers_.emplace_back(informer(workload::endpoints));
+  auto& slices = *informers_.emplace_back(informer(workload::endpointslices));
+  auto& namespaces = *informers_.emplace_back(informer(kube::resources::namespaces));
+  auto& root_cas = *informers_.emplace_back(
+      informer(kube::resources::configmaps, std::string("metadata.name=") + kRootCAConfigMap));
 
-Workloads::Workloads(Cluster& cluster)
-    : cluster_(cluster),
-      deployments_(workload_informer(cluster, kube::resources::deployments)),
-      replicasets_(workload_informer(cluster, workload::replicasets)),
-      replicationcontrollers_(workload_informer(cluster, workload::replicationcontrollers)),
-      deployment_events_(recorder(cluster, "deployment-controller")),
-      replicaset_events_(recorder(cluster, "replicaset-controller")),
-      replication_events_(recorder(cluster, "replication-controller")) {
-  replicaset_controller_ = std::make_unique<ReplicaController>(
-      cluster, *replicasets_, ReplicaKind{&workload::replicasets, "apps/v1", "ReplicaSet"},
-      *replicaset_events_);
-  replication_controller_ = std::make_unique<ReplicaController>(
-      cluster, *replicationcontrollers_,
-      ReplicaKind{&workload::replicationcontrollers, "v1", "ReplicationController"},
-      *replication_events_);
-  deployment_controller_ = std::make_unique<DeploymentController>(
-      cluster, *deployments_, *replicasets_, *deployment_events_);
+  replicasets_ = std::make_unique<ReplicaController>(
+      cluster, replicasets, ReplicaKind{&workload::replicasets, "apps/v1", "ReplicaSet"},
+      recorder("replicaset-controller"));
+  replication_controllers_ = std::make_unique<ReplicaController>(
+      cluster, rcs, ReplicaKind{&workload::replicationcontrollers, "v1", "ReplicationController"},
+      recorder("replication-controller"));
+  deployments_ = std::make_unique<DeploymentController>(cluster, deployments, replicasets,
+                                                        recorder("deployment-controller"));
+  statefulsets_ = std::make_unique<StatefulSetController>(cluster, statefulsets, revisions,
+                                                          recorder("statefulset-controller"));
+  cronjobs_ =
+      std::make_unique<CronJobController>(cluster, cronjobs, recorder("cronjob-controller"));
+  endpoints_ =
+      std::make_unique<EndpointsController>(cluster, ServiceInformers{services, endpoints, slices});
+  endpoint_slices_ = std::make_unique<EndpointSliceController>(
+      cluster, ServiceInformers{services, endpoints, slices});
+  root_ca_ = std::make_unique<RootCAPublisher>(cluster, namespaces, root_cas, std::move(ca_pem));
 }
 
 Workloads::~Workloads() {
@@ -48,28 +65,40 @@ Workloads::~Workloads() {
 }
 
 std::vector<runtime::InformerBase*> Workloads::informers() {
-  return {deployments_.get(), replicasets_.get(), replicationcontrollers_.get()};
+  std::vector<runtime::InformerBase*> out;
+  for (auto& i : informers_)
+    out.push_back(i.get());
+  return out;
 }
 
 void Workloads::start() {
-  deployment_events_->start();
-  replicaset_events_->start();
-  replication_events_->start();
-  replicaset_controller_->start();
-  replication_controller_->start();
-  deployment_controller_->start();
+  for (auto& r : recorders_)
+    r->start();
+  replicasets_->start();
+  replication_controllers_->start();
+  deployments_->start();
+  statefulsets_->start();
+  cronjobs_->start();
+  endpoints_->start();
+  endpoint_slices_->start();
+  root_ca_->start();
 }
 
 void Workloads::stop() {
-  // Controllers first (they read the caches), then what they write through.
-  if (deployment_controller_) deployment_controller_->stop();
-  if (replication_controller_) replication_controller_->stop();
-  if (replicaset_controller_) replicaset_controller_->stop();
-  if (deployment_events_) deployment_events_->stop();
-  if (replicaset_events_) replicaset_events_->stop();
-  if (replication_events_) replication_events_->stop();
-  for (auto* informer : informers())
-    if (informer) informer->stop();
+  // Controllers first (they read the caches and record events), then the recorders, then the
+  // informers.
+  if (root_ca_) root_ca_->stop();
+  if (endpoint_slices_) endpoint_slices_->stop();
+  if (endpoints_) endpoints_->stop();
+  if (cronjobs_) cronjobs_->stop();
+  if (statefulsets_) statefulsets_->stop();
+  if (deployments_) deployments_->stop();
+  if (replication_controllers_) replication_controllers_->stop();
+  if (replicasets_) replicasets_->stop();
+  for (auto& r : recorders_)
+    r->stop();
+  for (auto& i : informers_)
+    i->stop();
 }
 
 }  // namespace respool::sandbox::sim

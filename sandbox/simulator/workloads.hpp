@@ -1,10 +1,12 @@
 #pragma once
 // The controllers of kube-controller-manager that kubectl's workflows wait for, with the
-// informers they read: ReplicaSets and ReplicationControllers, Deployments. (The DaemonSet and
+// informers they read: ReplicaSets and ReplicationControllers, Deployments, StatefulSets,
+// CronJobs, Endpoints and EndpointSlices, the kube-root-ca.crt publisher. (The DaemonSet and
 // Job controllers, the scheduler and the kubelets are the Simulator's own.)
 // Made before the informers start, so that every handler and index is in place.
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "operator/runtime/event_recorder.hpp"
@@ -12,12 +14,18 @@
 
 namespace respool::sandbox::sim {
 
+class CronJobController;
 class DeploymentController;
+class EndpointsController;
+class EndpointSliceController;
 class ReplicaController;
+class RootCAPublisher;
+class StatefulSetController;
 
 class Workloads {
  public:
-  explicit Workloads(Cluster& cluster);
+  // `ca_pem`: the API server's CA, published in every namespace (kube-root-ca.crt).
+  Workloads(Cluster& cluster, std::string ca_pem);
   ~Workloads();
   Workloads(const Workloads&) = delete;
   Workloads& operator=(const Workloads&) = delete;
@@ -28,12 +36,20 @@ class Workloads {
   void stop();
 
  private:
+  std::unique_ptr<ObjectInformer> informer(const kube::Resource& resource,
+                                           std::string field_selector = {});
+  runtime::EventRecorder& recorder(const char* controller);
+
   Cluster& cluster_;
-  std::unique_ptr<ObjectInformer> deployments_, replicasets_, replicationcontrollers_;
-  std::unique_ptr<runtime::EventRecorder> deployment_events_, replicaset_events_,
-      replication_events_;
-  std::unique_ptr<ReplicaController> replicaset_controller_, replication_controller_;
-  std::unique_ptr<DeploymentController> deployment_controller_;
+  std::vector<std::unique_ptr<ObjectInformer>> informers_;
+  std::vector<std::unique_ptr<runtime::EventRecorder>> recorders_;
+  std::unique_ptr<ReplicaController> replicasets_, replication_controllers_;
+  std::unique_ptr<DeploymentController> deployments_;
+  std::unique_ptr<StatefulSetController> statefulsets_;
+  std::unique_ptr<CronJobController> cronjobs_;
+  std::unique_ptr<EndpointsController> endpoints_;
+  std::unique_ptr<EndpointSliceController> endpoint_slices_;
+  std::unique_ptr<RootCAPublisher> root_ca_;
 };
 
 }  // namespace respool::sandbox::sim

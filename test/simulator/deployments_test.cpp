@@ -197,9 +197,14 @@ TEST_CASE("Recreate replaces every pod; revisionHistoryLimit prunes old ReplicaS
 TEST_CASE("a ReplicaSet adopts matching orphans and scales down the least useful pods",
           "[simulator][workloads]") {
   Cluster cluster(kThreeNodes);
-  Json orphan = simple_pod("stray");
+  // An orphan the deletion-cost annotation marks as the cheapest to lose.
+  Json orphan =
+      simple_pod("stray", Json::object(), {{"controller.kubernetes.io/pod-deletion-cost", "-5"}});
   orphan["metadata"]["labels"] = {{"tier", "cache"}};
   cluster.create(kube::resources::pods, "default", orphan);
+  // Running: the simulator's pod cache (which the ReplicaSet controller shares) has it, so the
+  // set adopts it rather than making a third pod first.
+  REQUIRE(eventually([&] { return phase(cluster.pod("stray")) == "Running"; }));
   Json rs = Json::parse(R"({
     "apiVersion": "apps/v1", "kind": "ReplicaSet",
     "metadata": {"name": "cache", "namespace": "default"},
@@ -217,10 +222,7 @@ TEST_CASE("a ReplicaSet adopts matching orphans and scales down the least useful
   CHECK(adopted["metadata"]["ownerReferences"][0]["name"] == "cache");
   CHECK(live_pods(cluster, "tier=cache").size() == 3);
 
-  // A pod the cost annotation marks cheap goes first.
-  cluster.client().patch(
-      kube::resources::pods, "default", "stray", kube::PatchType::Merge,
-      {{"metadata", {{"annotations", {{"controller.kubernetes.io/pod-deletion-cost", "-5"}}}}}});
+  // Scaled down: the cheapest pod goes first.
   REQUIRE(cluster.client().patch(workload::replicasets, "default", "cache", kube::PatchType::Merge,
                                  {{"spec", {{"replicas", 2}}}}));
   REQUIRE(eventually([&] { return live_pods(cluster, "tier=cache").size() == 2; }));

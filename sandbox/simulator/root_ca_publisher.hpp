@@ -1,0 +1,35 @@
+#pragma once
+// kube-controller-manager's root-ca-cert-publisher: every namespace holds a ConfigMap
+// "kube-root-ca.crt" with the API server's CA (ca.crt) and the real description annotation, put
+// back when it is changed or deleted. Pods reach it through their projected
+// kube-api-access volume. (A 1.32 cluster makes no ServiceAccount token Secrets by itself:
+// tokens come from the TokenRequest API, which the API server serves.)
+
+#include <expected>
+#include <string>
+
+#include "operator/runtime/controller.hpp"
+#include "sandbox/simulator/cluster.hpp"
+
+namespace respool::sandbox::sim {
+
+inline constexpr const char* kRootCAConfigMap = "kube-root-ca.crt";
+
+class RootCAPublisher {
+ public:
+  RootCAPublisher(Cluster& cluster, ObjectInformer& namespaces, ObjectInformer& configmaps,
+                  std::string ca_pem);
+  void start() { controller_.start(); }
+  void stop() { controller_.stop(); }
+
+ private:
+  std::expected<runtime::ReconcileResult, std::string> reconcile(const std::string& ns);
+
+  Cluster& cluster_;
+  ObjectInformer& namespaces_;
+  ObjectInformer& configmaps_;  // those named kube-root-ca.crt
+  std::string ca_pem_;
+  runtime::Controller controller_;
+};
+
+}  // namespace respool::sandbox::sim
