@@ -299,6 +299,7 @@ void Engine::after_change(const ResourceType& type, const Json* before, const Js
     default:
       break;
   }
+  if (after && !before) collect_if_ownerless(type, *after);
   if (before && !after) {
     collect_garbage(object_uid(*before));
     for (const std::string& owner : owner_uids(*before))
@@ -309,6 +310,17 @@ void Engine::after_change(const ResourceType& type, const Json* before, const Js
       if (current && current->terminating) maybe_finalize_crd(type.crd_name);
     }
   }
+}
+
+// The collector's other half: a dependent created when none of the owners it names exists any
+// more (a controller acting on a cache that still showed its owner) goes as well, as the real
+// garbage collector deletes dependents whose owners it cannot find.
+void Engine::collect_if_ownerless(const ResourceType& type, const Json& obj) {
+  const auto owners = owner_uids(obj);
+  if (owners.empty()) return;
+  for (const std::string& uid : owners)
+    if (by_uid_.contains(uid)) return;
+  (void)remove_locked(type, object_namespace(obj), object_name(obj), DeleteOptions{});
 }
 
 std::optional<runtime::TimePoint> Engine::next_deadline() const {

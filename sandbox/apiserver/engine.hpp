@@ -155,6 +155,7 @@ class Engine {
   void after_change(const ResourceType& type, const Json* before, const Json* after);
 
   void collect_garbage(const std::string& owner_uid);
+  void collect_if_ownerless(const ResourceType& type, const Json& obj);
   void orphan_dependents(const std::string& owner_uid);
   void check_foreground(const std::string& owner_uid);
   void cleanup_namespace(const std::string& ns);
