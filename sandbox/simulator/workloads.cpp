@@ -6,6 +6,7 @@
 #include "sandbox/simulator/replicaset_controller.hpp"
 #include "sandbox/simulator/root_ca_publisher.hpp"
 #include "sandbox/simulator/statefulset_controller.hpp"
+#include "sandbox/simulator/token_secrets.hpp"
 #include "sandbox/simulator/workload_resources.hpp"
 
 namespace respool::sandbox::sim {
@@ -40,6 +41,9 @@ Workloads::Workloads(Cluster& cluster, std::string ca_pem) : cluster_(cluster) {
   auto& namespaces = *informers_.emplace_back(informer(kube::resources::namespaces));
   auto& root_cas = *informers_.emplace_back(
       informer(kube::resources::configmaps, std::string("metadata.name=") + kRootCAConfigMap));
+  auto& token_secrets = *informers_.emplace_back(
+      informer(kube::resources::secrets, std::string("type=") + kServiceAccountTokenType));
+  auto& service_accounts = *informers_.emplace_back(informer(kube::resources::serviceaccounts));
 
   replicasets_ = std::make_unique<ReplicaController>(
       cluster, replicasets, ReplicaKind{&workload::replicasets, "apps/v1", "ReplicaSet"},
@@ -57,6 +61,7 @@ Workloads::Workloads(Cluster& cluster, std::string ca_pem) : cluster_(cluster) {
       std::make_unique<EndpointsController>(cluster, ServiceInformers{services, endpoints, slices});
   endpoint_slices_ = std::make_unique<EndpointSliceController>(
       cluster, ServiceInformers{services, endpoints, slices});
+  tokens_ = std::make_unique<TokenSecrets>(cluster, token_secrets, service_accounts, ca_pem);
   root_ca_ = std::make_unique<RootCAPublisher>(cluster, namespaces, root_cas, std::move(ca_pem));
 }
 
@@ -82,11 +87,13 @@ void Workloads::start() {
   endpoints_->start();
   endpoint_slices_->start();
   root_ca_->start();
+  tokens_->start();
 }
 
 void Workloads::stop() {
   // Controllers first (they read the caches and record events), then the recorders, then the
   // informers.
+  if (tokens_) tokens_->stop();
   if (root_ca_) root_ca_->stop();
   if (endpoint_slices_) endpoint_slices_->stop();
   if (endpoints_) endpoints_->stop();

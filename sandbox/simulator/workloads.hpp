@@ -1,7 +1,8 @@
 #pragma once
 // The controllers of kube-controller-manager that kubectl's workflows wait for, with the
 // informers they read: ReplicaSets and ReplicationControllers, Deployments, StatefulSets,
-// CronJobs, Endpoints and EndpointSlices, the kube-root-ca.crt publisher. (The DaemonSet and
+// CronJobs, Endpoints and EndpointSlices, the kube-root-ca.crt publisher, the tokens of
+// hand-made ServiceAccount token Secrets. (The DaemonSet and
 // Job controllers, the scheduler and the kubelets are the Simulator's own.)
 // Made before the informers start, so that every handler and index is in place.
 
@@ -21,6 +22,7 @@ class EndpointSliceController;
 class ReplicaController;
 class RootCAPublisher;
 class StatefulSetController;
+class TokenSecrets;
 
 class Workloads {
  public:
@@ -50,6 +52,7 @@ class Workloads {
   std::unique_ptr<EndpointsController> endpoints_;
   std::unique_ptr<EndpointSliceController> endpoint_slices_;
   std::unique_ptr<RootCAPublisher> root_ca_;
+  std::unique_ptr<TokenSecrets> tokens_;
 };
 
 }  // namespace respool::sandbox::sim

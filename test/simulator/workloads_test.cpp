@@ -3,6 +3,7 @@
 
 #include "test/simulator/sandbox_fixture.hpp"
 
+#include "operator/kube/base64.hpp"
 #include "sandbox/simulator/workload_resources.hpp"
 
 using namespace respool;
@@ -283,4 +284,41 @@ TEST_CASE("Services get Endpoints and EndpointSlices of their ready pods; namesp
   CHECK(eventually([&] {
     return !cluster.get(kube::resources::configmaps, "team-a", "kube-root-ca.crt").is_null();
   }));
+}
+
+TEST_CASE("a hand-made ServiceAccount token Secret gets a working token",
+          "[simulator][workloads]") {
+  Cluster cluster(kTwoZones);
+  cluster.create(
+      kube::resources::serviceaccounts, "default",
+      {{"apiVersion", "v1"}, {"kind", "ServiceAccount"}, {"metadata", {{"name", "builder"}}}});
+  Json secret = {{"apiVersion", "v1"},
+                 {"kind", "Secret"},
+                 {"type", "kubernetes.io/service-account-token"},
+                 {"metadata",
+                  {{"name", "builder-token"},
+                   {"annotations", {{"kubernetes.io/service-account.name", "builder"}}}}}};
+  cluster.create(kube::resources::secrets, "default", secret);
+  auto get = [&] { return cluster.get(kube::resources::secrets, "default", "builder-token"); };
+  REQUIRE(eventually([&] { return get()["data"].contains("token"); }));
+  Json filled = get();
+  CHECK(annotation(filled, "kubernetes.io/service-account.uid") ==
+        string_at(cluster.get(kube::resources::serviceaccounts, "default", "builder"),
+                  {"metadata", "uid"}));
+  CHECK(kube::base64_decode(filled["data"]["namespace"].get<std::string>()) == "default");
+  CHECK(kube::base64_decode(filled["data"]["ca.crt"].get<std::string>())
+            ->starts_with("-----BEGIN CERTIFICATE-----"));
+  // The token authenticates as the ServiceAccount (which may do nothing: 403, not 401).
+  kube::ClusterConfig config = cluster.sandbox().cluster_config();
+  config.token = *kube::base64_decode(filled["data"]["token"].get<std::string>());
+  auto as_builder = kube::Client::create(config);
+  REQUIRE(as_builder);
+  auto denied = (*as_builder)->get(kube::resources::secrets, "default", "builder-token");
+  REQUIRE_FALSE(denied);
+  CHECK(denied.error().is(kube::Error::Kind::Forbidden));
+  CHECK(denied.error().describe().find("system:serviceaccount:default:builder") !=
+        std::string::npos);
+  // The ServiceAccount gone, its token Secret goes.
+  REQUIRE(cluster.client().remove(kube::resources::serviceaccounts, "default", "builder"));
+  CHECK(eventually([&] { return get().is_null(); }));
 }
