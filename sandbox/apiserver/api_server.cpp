@@ -117,6 +117,7 @@ std::expected<std::unique_ptr<ApiServer>, std::string> ApiServer::start(ApiServe
   impl->url = impl->server->url();
   impl->dispatcher->set_server_address(options.bind_address + ":" +
                                        std::to_string(impl->server->port()));
+  impl->engine->publish_kubernetes_service(options.bind_address, impl->server->port());
 
   impl->kubeconfig = impl->state_dir / "kubeconfig";
   if (options.tls) {

@@ -82,6 +82,9 @@ class Engine {
 
   // The namespaces every cluster has: default, kube-system, kube-public, kube-node-lease.
   void bootstrap();
+  // kubernetes_service.cpp: the `kubernetes` Service of namespace default, with its Endpoints and
+  // EndpointSlice naming the address the server listens on (ip:port).
+  void publish_kubernetes_service(const std::string& ip, int port);
 
   Result<StoredObject> get(const ResourceType& type, const std::string& ns,
                            const std::string& name);

@@ -209,7 +209,7 @@ std::expected<CronSchedule, std::string> CronSchedule::parse(std::string_view sp
 
 std::optional<CronSchedule::TimePoint> CronSchedule::next(TimePoint t) const {
   using namespace std::chrono;
-  if (every_ > seconds(0)) return floor<seconds>(t) + every_;
+  if (every_ > std::chrono::seconds(0)) return floor<std::chrono::seconds>(t) + every_;
   auto minute_bit = [](std::uint64_t set, unsigned v) {
     return (set & (std::uint64_t{1} << v)) != 0;
   };

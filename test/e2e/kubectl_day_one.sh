@@ -49,6 +49,12 @@ gen create serviceaccount ci "${ns[@]}"
 until_true 10 k get configmap kube-root-ca.crt "${ns[@]}" -o name >/dev/null 2>&1 ||
   fail "no kube-root-ca.crt in team-a"
 
+# The API server's own Service, as `kubectl get svc` shows it on a fresh cluster.
+k get service kubernetes -n default | has -E '^kubernetes +ClusterIP +10\.96\.0\.1 +<none> +443/TCP ' ||
+  fail "kubernetes service: $(k get service kubernetes -n default)"
+[ "$(k get endpoints kubernetes -n default -o jsonpath='{.subsets[0].addresses[0].ip}')" = 127.0.0.1 ] ||
+  fail "kubernetes endpoints: $(k get endpoints kubernetes -n default -o yaml)"
+
 step "a token for the ServiceAccount"
 token=$(k create token ci "${ns[@]}" --duration=10m) || fail "create token"
 [ -n "$token" ] || fail "no token"

@@ -286,6 +286,43 @@ TEST_CASE("Services get Endpoints and EndpointSlices of their ready pods; namesp
   }));
 }
 
+TEST_CASE("the kubernetes Service names the API server; the endpoints controllers leave it be",
+          "[simulator][workloads]") {
+  Cluster cluster(kTwoZones);
+  Json svc = cluster.get(kube::resources::services, "default", "kubernetes");
+  REQUIRE_FALSE(svc.is_null());
+  CHECK(svc["spec"]["clusterIP"] == "10.96.0.1");
+  CHECK(svc["spec"]["type"] == "ClusterIP");
+  CHECK_FALSE(svc["spec"].contains("selector"));
+  CHECK(label(svc, "provider") == "kubernetes");
+  CHECK(svc["spec"]["ports"][0]["port"] == 443);
+  const std::string url = cluster.sandbox().cluster_config().server;
+  const int port = std::stoi(url.substr(url.rfind(':') + 1));
+  CHECK(svc["spec"]["ports"][0]["targetPort"] == port);
+  const Json expected_port = {{"name", "https"}, {"port", port}, {"protocol", "TCP"}};
+  // A Service of the same namespace made and gone, so that both controllers have run there.
+  Json web = {{"apiVersion", "v1"},
+              {"kind", "Service"},
+              {"metadata", {{"name", "web"}}},
+              {"spec", {{"selector", {{"app", "web"}}}, {"ports", {{{"port", 80}}}}}}};
+  cluster.create(kube::resources::services, "default", web);
+  REQUIRE(eventually([&] {
+    return cluster.items(workload::endpointslices, "default", "kubernetes.io/service-name=web")
+               .size() == 1;
+  }));
+  Json ep = cluster.get(workload::endpoints, "default", "kubernetes");
+  CHECK(ep["subsets"][0]["addresses"][0]["ip"] == "127.0.0.1");
+  CHECK(ep["subsets"][0]["ports"][0] == expected_port);
+  CHECK(label(ep, "endpointslice.kubernetes.io/skip-mirror") == "true");
+  Json slices =
+      cluster.items(workload::endpointslices, "default", "kubernetes.io/service-name=kubernetes");
+  REQUIRE(slices.size() == 1);
+  CHECK(string_at(slices[0], {"metadata", "name"}) == "kubernetes");
+  CHECK(slices[0]["endpoints"][0]["addresses"][0] == "127.0.0.1");
+  CHECK(slices[0]["ports"][0] == expected_port);
+  CHECK_FALSE(label(slices[0], "endpointslice.kubernetes.io/managed-by"));
+}
+
 TEST_CASE("a hand-made ServiceAccount token Secret gets a working token",
           "[simulator][workloads]") {
   Cluster cluster(kTwoZones);
