@@ -47,6 +47,8 @@ bool set_condition(nlohmann::json& object, const ConditionValue& value,
     case ConditionStyle::Plain:
       if (changed) c["lastProbeTime"] = t;
       break;
+    case ConditionStyle::Bare:
+      break;
   }
   return changed;
 }

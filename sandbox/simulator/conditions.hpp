@@ -17,9 +17,10 @@ struct ConditionValue {
 };
 
 enum class ConditionStyle {
-  Node,  // lastHeartbeatTime + lastTransitionTime
-  Pod,   // lastProbeTime (null) + lastTransitionTime
-  Plain  // lastTransitionTime (Jobs: also lastProbeTime, set)
+  Node,   // lastHeartbeatTime + lastTransitionTime
+  Pod,    // lastProbeTime (null) + lastTransitionTime
+  Plain,  // lastTransitionTime (Jobs: also lastProbeTime, set)
+  Bare    // lastTransitionTime only (HorizontalPodAutoscalers)
 };
 
 // Sets (or adds, at the end) the condition of `value.type` in object["status"]["conditions"].

@@ -40,7 +40,10 @@ std::expected<void, std::string> JobController::release(const Json& pod) {
     auto patched =
         cluster_.client.patch(kube::resources::pods, string_at(pod, {"metadata", "namespace"}),
                               string_at(pod, {"metadata", "name"}), kube::PatchType::Json, patch);
-    if (!patched && !patched.error().is(kube::Error::Kind::NotFound))
+    // Invalid: the test failed, the finalizer at that index is gone already (a stale cache);
+    // the pod's next event brings the truth.
+    if (!patched && !patched.error().is(kube::Error::Kind::NotFound) &&
+        !patched.error().is(kube::Error::Kind::Invalid))
       return std::unexpected("release " + string_at(pod, {"metadata", "name"}) + ": " +
                              patched.error().describe());
     return {};

@@ -16,6 +16,8 @@ inline const kube::Resource cronjobs{"batch", "v1", "cronjobs", "CronJob", true}
 inline const kube::Resource endpoints{"", "v1", "endpoints", "Endpoints", true};
 inline const kube::Resource endpointslices{"discovery.k8s.io", "v1", "endpointslices",
                                            "EndpointSlice", true};
+inline const kube::Resource horizontalpodautoscalers{
+    "autoscaling", "v2", "horizontalpodautoscalers", "HorizontalPodAutoscaler", true};
 inline const kube::Resource persistentvolumeclaims{"", "v1", "persistentvolumeclaims",
                                                    "PersistentVolumeClaim", true};
 

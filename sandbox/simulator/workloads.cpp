@@ -3,6 +3,7 @@
 #include "sandbox/simulator/cronjob_controller.hpp"
 #include "sandbox/simulator/deployment_controller.hpp"
 #include "sandbox/simulator/endpoints_controller.hpp"
+#include "sandbox/simulator/hpa_controller.hpp"
 #include "sandbox/simulator/replicaset_controller.hpp"
 #include "sandbox/simulator/root_ca_publisher.hpp"
 #include "sandbox/simulator/statefulset_controller.hpp"
@@ -44,6 +45,7 @@ Workloads::Workloads(Cluster& cluster, std::string ca_pem) : cluster_(cluster) {
   auto& token_secrets = *informers_.emplace_back(
       informer(kube::resources::secrets, std::string("type=") + kServiceAccountTokenType));
   auto& service_accounts = *informers_.emplace_back(informer(kube::resources::serviceaccounts));
+  auto& hpas = *informers_.emplace_back(informer(workload::horizontalpodautoscalers));
 
   replicasets_ = std::make_unique<ReplicaController>(
       cluster, replicasets, ReplicaKind{&workload::replicasets, "apps/v1", "ReplicaSet"},
@@ -61,6 +63,7 @@ Workloads::Workloads(Cluster& cluster, std::string ca_pem) : cluster_(cluster) {
       std::make_unique<EndpointsController>(cluster, ServiceInformers{services, endpoints, slices});
   endpoint_slices_ = std::make_unique<EndpointSliceController>(
       cluster, ServiceInformers{services, endpoints, slices});
+  hpas_ = std::make_unique<HpaController>(cluster, hpas, recorder("horizontal-pod-autoscaler"));
   tokens_ = std::make_unique<TokenSecrets>(cluster, token_secrets, service_accounts, ca_pem);
   root_ca_ = std::make_unique<RootCAPublisher>(cluster, namespaces, root_cas, std::move(ca_pem));
 }
@@ -88,11 +91,13 @@ void Workloads::start() {
   endpoint_slices_->start();
   root_ca_->start();
   tokens_->start();
+  hpas_->start();
 }
 
 void Workloads::stop() {
   // Controllers first (they read the caches and record events), then the recorders, then the
   // informers.
+  if (hpas_) hpas_->stop();
   if (tokens_) tokens_->stop();
   if (root_ca_) root_ca_->stop();
   if (endpoint_slices_) endpoint_slices_->stop();

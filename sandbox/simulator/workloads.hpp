@@ -2,9 +2,9 @@
 // The controllers of kube-controller-manager that kubectl's workflows wait for, with the
 // informers they read: ReplicaSets and ReplicationControllers, Deployments, StatefulSets,
 // CronJobs, Endpoints and EndpointSlices, the kube-root-ca.crt publisher, the tokens of
-// hand-made ServiceAccount token Secrets. (The DaemonSet and
-// Job controllers, the scheduler and the kubelets are the Simulator's own.)
-// Made before the informers start, so that every handler and index is in place.
+// hand-made ServiceAccount token Secrets, HorizontalPodAutoscalers (without metrics). (The
+// DaemonSet and Job controllers, the scheduler and the kubelets are the Simulator's own.) Made
+// before the informers start, so that every handler and index is in place.
 
 #include <memory>
 #include <string>
@@ -19,6 +19,7 @@ class CronJobController;
 class DeploymentController;
 class EndpointsController;
 class EndpointSliceController;
+class HpaController;
 class ReplicaController;
 class RootCAPublisher;
 class StatefulSetController;
@@ -53,6 +54,7 @@ class Workloads {
   std::unique_ptr<EndpointSliceController> endpoint_slices_;
   std::unique_ptr<RootCAPublisher> root_ca_;
   std::unique_ptr<TokenSecrets> tokens_;
+  std::unique_ptr<HpaController> hpas_;
 };
 
 }  // namespace respool::sandbox::sim

@@ -4,8 +4,8 @@
 # Deployment through scale / set image / rollout status / history / undo / restart, expose it
 # (Endpoints and EndpointSlices follow the pods), run a Job to completion and a CronJob on the
 # clock, a StatefulSet in order, a legacy ServiceAccount token Secret, check permissions (auth
-# can-i, whoami), explain, diff, label, annotate, wait, delete (the garbage collector takes the
-# pods).
+# can-i, whoami), explain, diff, label, annotate, autoscale (no metrics API), wait, delete (the
+# garbage collector takes the pods).
 # kubectl's generators (`create <kind>`, `run`, `expose`, `create token`, `auth`) send protobuf
 # bodies, as typed.
 # Usage: kubectl_day_one.sh BUILD_DIR SOURCE_DIR
@@ -212,6 +212,19 @@ for kind in pod/web- service/web deployment.apps/web replicaset.apps/web- statef
   job.batch/hello cronjob.batch/tick; do
   grep -q "$kind" "$work/all.txt" || fail "get all lacks $kind: $(cat "$work/all.txt")"
 done
+
+step "autoscale: the HPA holds the Deployment at its minimum and reports the missing metrics"
+k autoscale deployment web "${ns[@]}" --min=6 --max=8 --cpu-percent=70 >/dev/null || fail "autoscale"
+until_true 20 bash -c "[ \"\$(kubectl --cache-dir='$work/cache' get deployment web -n team-a -o jsonpath='{.spec.replicas}')\" = 6 ]" ||
+  fail "hpa did not scale: $(k get hpa web "${ns[@]}" -o yaml)"
+until_true 20 bash -c "kubectl --cache-dir='$work/cache' describe hpa web -n team-a | grep -q FailedComputeMetricsReplicas" ||
+  fail "hpa events: $(k describe hpa web "${ns[@]}")"
+k get hpa web "${ns[@]}" | has -E '^web +Deployment/web +cpu: <unknown>/70% +6 +8 +6 ' ||
+  fail "hpa table: $(k get hpa web "${ns[@]}")"
+k describe hpa web "${ns[@]}" >"$work/hpa.txt"
+has -E 'ScalingActive +False +FailedGetResourceMetric' "$work/hpa.txt" &&
+  has 'New size: 6; reason: Current number of replicas below Spec.MinReplicas' "$work/hpa.txt" ||
+  fail "describe hpa: $(cat "$work/hpa.txt")"
 
 step "delete: the garbage collector takes what the Deployment made"
 k delete deployment web "${ns[@]}" >/dev/null || fail "delete"

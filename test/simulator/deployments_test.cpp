@@ -254,3 +254,58 @@ TEST_CASE("a ReplicaSet adopts matching orphans and scales down the least useful
   REQUIRE(legacy.size() == 2);
   CHECK(legacy[0]["metadata"]["ownerReferences"][0]["kind"] == "ReplicationController");
 }
+
+TEST_CASE("an HPA holds its Deployment within its bounds and reports the missing metrics",
+          "[simulator][workloads][hpa]") {
+  Cluster cluster(kThreeNodes);
+  cluster.create(kube::resources::deployments, "default", deployment("web", 1, "nginx:1.25"));
+  Json hpa = Json::parse(R"({
+    "apiVersion": "autoscaling/v2", "kind": "HorizontalPodAutoscaler",
+    "metadata": {"name": "web", "namespace": "default"},
+    "spec": {"scaleTargetRef": {"apiVersion": "apps/v1", "kind": "Deployment", "name": "web"},
+             "minReplicas": 3, "maxReplicas": 5,
+             "metrics": [{"type": "Resource", "resource": {"name": "cpu",
+                          "target": {"type": "Utilization", "averageUtilization": 80}}}]}})");
+  cluster.create(workload::horizontalpodautoscalers, "default", hpa);
+  auto get_hpa = [&] { return cluster.get(workload::horizontalpodautoscalers, "default", "web"); };
+  // Below minReplicas: scaled up to it through the scale subresource.
+  REQUIRE(eventually([&] {
+    return cluster.get(kube::resources::deployments, "default", "web")["spec"]["replicas"] == 3;
+  }));
+  CHECK(eventually([&] { return get_hpa()["status"].contains("lastScaleTime"); }));
+  CHECK(get_hpa()["status"]["desiredReplicas"] == 3);
+  // The next sync (15 simulated seconds on): within bounds, no metrics API.
+  REQUIRE(eventually([&] {
+    const Json now = get_hpa();
+    return find_condition(now, "ScalingActive") != nullptr;
+  }));
+  Json status = get_hpa()["status"];
+  CHECK(status["currentReplicas"] == 3);
+  const Json synced = get_hpa();
+  const Json* active = find_condition(synced, "ScalingActive");
+  CHECK((*active)["reason"] == "FailedGetResourceMetric");
+  CHECK((*active)["message"].get<std::string>().ends_with("(get pods.metrics.k8s.io)"));
+  auto has_event = [&](const std::string& reason) {
+    for (const Json& e : cluster.items(kube::resources::events, "default"))
+      if (e["reason"] == reason && e["involvedObject"]["kind"] == "HorizontalPodAutoscaler")
+        return true;
+    return false;
+  };
+  CHECK(has_event("SuccessfulRescale"));
+  CHECK(eventually([&] { return has_event("FailedComputeMetricsReplicas"); }));
+
+  // A target that is not there.
+  hpa["metadata"]["name"] = "ghost";
+  hpa["spec"]["scaleTargetRef"]["name"] = "ghost";
+  cluster.create(workload::horizontalpodautoscalers, "default", hpa);
+  Json ghost;
+  REQUIRE(eventually([&] {
+    ghost = cluster.get(workload::horizontalpodautoscalers, "default", "ghost");
+    const Json* able = find_condition(ghost, "AbleToScale");
+    return able && (*able)["reason"] == "FailedGetScale";
+  }));
+  const Json* able = find_condition(ghost, "AbleToScale");
+  CHECK((*able)["message"] ==
+        "the HPA controller was unable to get the target's current scale: deployments.apps "
+        "\"ghost\" not found");
+}
