@@ -39,6 +39,7 @@ struct Cluster {
   ObjectInformer& pods;
   ObjectInformer& daemonsets;
   ObjectInformer& jobs;
+  ObjectInformer& controllerrevisions;  // of DaemonSets and StatefulSets
   Timing timing;
 };
 

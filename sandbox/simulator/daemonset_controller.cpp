@@ -1,8 +1,11 @@
 #include "sandbox/simulator/daemonset_controller.hpp"
 
+#include "sandbox/simulator/daemonset_history.hpp"
 #include "sandbox/simulator/daemonset_plan.hpp"
 #include "sandbox/simulator/fit.hpp"
 #include "sandbox/simulator/template_hash.hpp"
+#include "sandbox/simulator/workload_io.hpp"
+#include "sandbox/simulator/workload_resources.hpp"
 
 namespace respool::sandbox::sim {
 
@@ -27,9 +30,38 @@ DaemonSetController::DaemonSetController(Cluster& cluster)
     if (!ref || ref->kind != "DaemonSet") return std::vector<std::string>{};
     return std::vector<std::string>{pod.meta.namespace_.str() + "/" + ref->name.str()};
   });
+  add_namespace_index(cluster.controllerrevisions);
+  controller_.watch<kube::Unstructured>(
+      cluster.controllerrevisions, [](const kube::Unstructured& revision) {
+        const kube::OwnerReference* ref = revision.meta.controller_ref();
+        if (!ref || ref->kind != "DaemonSet") return std::vector<std::string>{};
+        return std::vector<std::string>{revision.meta.namespace_.str() + "/" + ref->name.str()};
+      });
   controller_.watch<kube::Unstructured>(cluster.nodes, [&cluster](const kube::Unstructured&) {
     return cluster.daemonsets.store().keys();
   });
+}
+
+void DaemonSetController::write_history(const DaemonSetHistoryPlan& plan, const std::string& ns,
+                                        std::string& failures) {
+  const kube::Resource& revisions = workload::controllerrevisions;
+  if (plan.create) {
+    auto created = cluster_.client.create(revisions, ns, *plan.create);
+    if (!created && !created.error().is(kube::Error::Kind::AlreadyExists))
+      failures += " revision " + name_of(*plan.create) + ": " + created.error().describe() + ";";
+  }
+  if (plan.renumber) {
+    auto patched =
+        cluster_.client.patch(revisions, ns, name_of(*plan.renumber), kube::PatchType::Merge,
+                              {{"revision", (*plan.renumber)["revision"]}});
+    if (!patched && !patched.error().is(kube::Error::Kind::NotFound))
+      failures += " revision " + name_of(*plan.renumber) + ": " + patched.error().describe() + ";";
+  }
+  for (const auto& name : plan.remove) {
+    auto removed = cluster_.client.remove(revisions, ns, name);
+    if (!removed && !removed.error().is(kube::Error::Kind::NotFound))
+      failures += " delete revision " + name + ": " + removed.error().describe() + ";";
+  }
 }
 
 std::expected<ReconcileResult, std::string> DaemonSetController::reconcile(const std::string& key) {
@@ -54,6 +86,15 @@ std::expected<ReconcileResult, std::string> DaemonSetController::reconcile(const
 
   std::string failures;
   const std::string hash = template_hash(at_path(ds, {"spec", "template"}));
+  std::vector<ObjectPtr> owned_revisions;
+  std::vector<const Json*> revisions;
+  for (auto& r : cluster_.controllerrevisions.store().by_index(kByNamespace, ns)) {
+    const kube::OwnerReference* ref = r->meta.controller_ref();
+    if (ref && ref->uid.view() == cached->meta.uid.view()) owned_revisions.push_back(std::move(r));
+  }
+  for (const auto& r : owned_revisions)
+    revisions.push_back(&r->object);
+  write_history(plan_daemonset_history(ds, revisions, pods.pods, hash), ns, failures);
   for (const auto& node : plan.create_on) {
     auto created = cluster_.client.create(kube::resources::pods, ns, daemon_pod(ds, node, hash));
     if (created) {

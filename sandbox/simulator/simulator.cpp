@@ -15,6 +15,7 @@
 #include "sandbox/simulator/kubelet.hpp"
 #include "sandbox/simulator/node_lifecycle.hpp"
 #include "sandbox/simulator/scheduler.hpp"
+#include "sandbox/simulator/workload_resources.hpp"
 #include "sandbox/simulator/workloads.hpp"
 
 namespace respool::sandbox {
@@ -26,7 +27,7 @@ struct Simulator::Impl {
 
   runtime::Clock& clock;
   std::unique_ptr<kube::Client> client;
-  std::unique_ptr<sim::ObjectInformer> nodes, pods, daemonsets, jobs;
+  std::unique_ptr<sim::ObjectInformer> nodes, pods, daemonsets, jobs, revisions;
   std::unique_ptr<sim::Cluster> cluster;
   std::unique_ptr<sim::NodeLifecycle> lifecycle;
   std::unique_ptr<sim::Scheduler> scheduler;
@@ -41,7 +42,7 @@ struct Simulator::Impl {
 
   std::vector<runtime::InformerBase*> informers() {
     std::vector<runtime::InformerBase*> all = {nodes.get(), pods.get(), daemonsets.get(),
-                                               jobs.get()};
+                                               jobs.get(), revisions.get()};
     if (workloads)
       for (auto* informer : workloads->informers())
         all.push_back(informer);
@@ -117,12 +118,14 @@ std::expected<std::unique_ptr<Simulator>, std::string> Simulator::start(kube::Cl
   impl->pods = make_informer(c, clock, kube::resources::pods);
   impl->daemonsets = make_informer(c, clock, kube::resources::daemonsets);
   impl->jobs = make_informer(c, clock, kube::resources::jobs);
+  impl->revisions = make_informer(c, clock, sim::workload::controllerrevisions);
   sim::add_pod_indexes(*impl->pods);
   sim::Timing timing;
   timing.termination = options.termination;
   timing.driver_install = options.driver_install;
-  impl->cluster = std::make_unique<sim::Cluster>(
-      sim::Cluster{c, clock, *impl->nodes, *impl->pods, *impl->daemonsets, *impl->jobs, timing});
+  impl->cluster = std::make_unique<sim::Cluster>(sim::Cluster{c, clock, *impl->nodes, *impl->pods,
+                                                              *impl->daemonsets, *impl->jobs,
+                                                              *impl->revisions, timing});
   sim::Cluster& cluster = *impl->cluster;
   // Components register their informer handlers now, before the informers start.
   impl->lifecycle = std::make_unique<sim::NodeLifecycle>(cluster);

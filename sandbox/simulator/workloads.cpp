@@ -34,7 +34,6 @@ Workloads::Workloads(Cluster& cluster, std::string ca_pem) : cluster_(cluster) {
   auto& replicasets = *informers_.emplace_back(informer(workload::replicasets));
   auto& rcs = *informers_.emplace_back(informer(workload::replicationcontrollers));
   auto& statefulsets = *informers_.emplace_back(informer(workload::statefulsets));
-  auto& revisions = *informers_.emplace_back(informer(workload::controllerrevisions));
   auto& cronjobs = *informers_.emplace_back(informer(workload::cronjobs));
   auto& services = *informers_.emplace_back(informer(kube::resources::services));
   auto& endpoints = *informers_.emplace_back(informer(workload::endpoints));
@@ -55,8 +54,8 @@ Workloads::Workloads(Cluster& cluster, std::string ca_pem) : cluster_(cluster) {
       recorder("replication-controller"));
   deployments_ = std::make_unique<DeploymentController>(cluster, deployments, replicasets,
                                                         recorder("deployment-controller"));
-  statefulsets_ = std::make_unique<StatefulSetController>(cluster, statefulsets, revisions,
-                                                          recorder("statefulset-controller"));
+  statefulsets_ = std::make_unique<StatefulSetController>(
+      cluster, statefulsets, cluster.controllerrevisions, recorder("statefulset-controller"));
   cronjobs_ =
       std::make_unique<CronJobController>(cluster, cronjobs, recorder("cronjob-controller"));
   endpoints_ =

@@ -3,9 +3,9 @@
 # simulator (the controllers kubectl's workflows wait for): create what a team needs, run a
 # Deployment through scale / set image / rollout status / history / undo / restart, expose it
 # (Endpoints and EndpointSlices follow the pods), run a Job to completion and a CronJob on the
-# clock, a StatefulSet in order, a legacy ServiceAccount token Secret, check permissions (auth
-# can-i, whoami), explain, diff, label, annotate, autoscale (no metrics API), wait, delete (the
-# garbage collector takes the pods).
+# clock, a StatefulSet in order, a DaemonSet's history and undo, a legacy ServiceAccount token
+# Secret, check permissions (auth can-i, whoami), explain, diff, label, annotate, autoscale (no
+# metrics API), wait, delete (the garbage collector takes the pods).
 # kubectl's generators (`create <kind>`, `run`, `expose`, `create token`, `auth`) send protobuf
 # bodies, as typed.
 # Usage: kubectl_day_one.sh BUILD_DIR SOURCE_DIR
@@ -154,6 +154,28 @@ grep -q 'statefulset rolling update complete 3 pods at revision db-' "$work/sts.
   fail "sts status: $(cat "$work/sts.txt")"
 k get pods "${ns[@]}" -l app=db -o name | sort | tr '\n' ' ' | has 'pod/db-0 pod/db-1 pod/db-2' ||
   fail "sts pod names"
+
+step "a DaemonSet: rollout history and undo through its ControllerRevisions"
+k apply "${ns[@]}" -f - >/dev/null <<'YAML'
+apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: agent}
+spec:
+  selector: {matchLabels: {app: agent}}
+  template:
+    metadata: {labels: {app: agent}}
+    spec: {containers: [{name: agent, image: "agent:1"}]}
+YAML
+k rollout status daemonset/agent "${ns[@]}" --timeout=60s >/dev/null || fail "ds rollout status"
+k set image daemonset/agent agent=agent:2 "${ns[@]}" >/dev/null || fail "ds set image"
+k rollout status daemonset/agent "${ns[@]}" --timeout=60s >/dev/null || fail "ds rollout status after set image"
+k rollout history daemonset/agent "${ns[@]}" >"$work/ds-history.txt" || fail "ds history"
+has -E '^2 +<none>' "$work/ds-history.txt" || fail "ds history: $(cat "$work/ds-history.txt")"
+k rollout undo daemonset/agent "${ns[@]}" >/dev/null || fail "ds undo"
+k rollout status daemonset/agent "${ns[@]}" --timeout=60s >/dev/null || fail "ds rollout status after undo"
+k rollout history daemonset/agent "${ns[@]}" | has -E '^3 ' || fail "ds revision 3 after undo"
+images=$(k get pods "${ns[@]}" -l app=agent -o jsonpath='{range .items[*]}{.spec.containers[0].image}{"\n"}{end}' | sort -u)
+[ "$images" = agent:1 ] || fail "ds pods after undo: $images"
 
 step "a pod to debug with, and the rest of a team's objects"
 gen run debug "${ns[@]}" --image=busybox:1.36 --restart=Never -- sleep 3600
