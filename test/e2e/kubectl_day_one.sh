@@ -56,7 +56,8 @@ k get service kubernetes -n default | has -E '^kubernetes +ClusterIP +10\.96\.0\
   fail "kubernetes endpoints: $(k get endpoints kubernetes -n default -o yaml)"
 
 step "a token for the ServiceAccount"
-token=$(k create token ci "${ns[@]}" --duration=10m) || fail "create token"
+# A day: the clock runs 30x, so ten minutes would expire within the script on a slow machine.
+token=$(k create token ci "${ns[@]}" --duration=24h) || fail "create token"
 [ -n "$token" ] || fail "no token"
 # A legacy token Secret made by hand: the tokens controller fills it in.
 k apply "${ns[@]}" -f - >/dev/null <<'YAML'
