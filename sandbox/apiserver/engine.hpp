@@ -149,6 +149,15 @@ class Engine {
   std::optional<ApiError> apply_schema(const ResourceType& type, Json& obj,
                                        const WriteOptions& options,
                                        std::vector<std::string>& warnings);
+  // Built-in kinds: the fields their Go type lacks dropped, under the same policy.
+  std::optional<ApiError> drop_unknown_fields(const ResourceType& type, Json& body,
+                                              const WriteOptions& options,
+                                              std::vector<std::string>& warnings);
+  // fieldValidation for the unknown fields found: Strict refuses, Warn warns, Ignore ignores.
+  std::optional<ApiError> unknown_fields_policy(const ResourceType& type,
+                                                const std::vector<std::string>& unknown,
+                                                const WriteOptions& options,
+                                                std::vector<std::string>& warnings);
   std::optional<ApiError> check_namespace(const ResourceType& type, const std::string& ns,
                                           const std::string& name);
 

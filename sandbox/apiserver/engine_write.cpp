@@ -1,12 +1,11 @@
 // Create, update and patch: the generic registry store's flow (BeforeCreate/BeforeUpdate with
-// the kind's strategy, optimistic concurrency, schema for custom resources).
+// the kind's strategy, optimistic concurrency; unknown fields: engine_unknown_fields.cpp).
 
 #include "operator/kube/time.hpp"
 #include "sandbox/apiserver/crd.hpp"
 #include "sandbox/apiserver/engine.hpp"
 #include "sandbox/apiserver/kinds.hpp"
 #include "sandbox/patch/patch.hpp"
-#include "sandbox/schema/schema.hpp"
 
 namespace respool::sandbox {
 namespace {
@@ -16,29 +15,6 @@ void clear_server_fields(Json& meta) {
   for (const char* f : {"uid", "creationTimestamp", "deletionTimestamp",
                         "deletionGracePeriodSeconds", "selfLink", "managedFields", "generation"}) {
     meta.erase(f);
-  }
-}
-
-// Keys present in `before` and gone from `after`: what pruning dropped.
-void pruned_paths(const Json& before, const Json& after, const std::string& prefix,
-                  std::vector<std::string>& out) {
-  if (before.is_object()) {
-    for (auto it = before.begin(); it != before.end(); ++it) {
-      std::string path = prefix.empty() ? it.key() : prefix + "." + it.key();
-      if (prefix.empty() &&
-          (it.key() == "metadata" || it.key() == "apiVersion" || it.key() == "kind")) {
-        continue;
-      }
-      if (!after.is_object() || !after.contains(it.key())) {
-        out.push_back(path);
-      } else {
-        pruned_paths(it.value(), after[it.key()], path, out);
-      }
-    }
-  } else if (before.is_array() && after.is_array()) {
-    for (std::size_t i = 0; i < before.size() && i < after.size(); ++i) {
-      pruned_paths(before[i], after[i], prefix + "[" + std::to_string(i) + "]", out);
-    }
   }
 }
 
@@ -73,31 +49,6 @@ ApiError invalid_for(const ResourceType& type, const std::string& name,
 
 }  // namespace
 
-std::optional<ApiError> Engine::apply_schema(const ResourceType& type, Json& obj,
-                                             const WriteOptions& options,
-                                             std::vector<std::string>& warnings) {
-  if (!type.custom() || type.schema.is_null()) return std::nullopt;
-  Json before = obj;
-  schema::default_and_prune(obj, type.schema);
-  std::vector<std::string> unknown;
-  pruned_paths(before, obj, "", unknown);
-  if (!unknown.empty()) {
-    if (options.field_validation == "Strict") {
-      std::string msg = "strict decoding error: ";
-      for (std::size_t i = 0; i < unknown.size(); ++i) {
-        if (i) msg += ", ";
-        msg += "unknown field \"" + unknown[i] + "\"";
-      }
-      return bad_request(msg);
-    }
-    if (options.field_validation != "Ignore") {
-      for (const std::string& f : unknown)
-        warnings.push_back("unknown field \"" + f + "\"");
-    }
-  }
-  return std::nullopt;
-}
-
 std::optional<ApiError> Engine::check_namespace(const ResourceType& type, const std::string& ns,
                                                 const std::string& name) {
   if (!type.namespaced) return std::nullopt;
@@ -129,6 +80,9 @@ Result<WriteResult> Engine::create_locked(const ResourceType& type, const std::s
   if (type.terminating) {
     return std::unexpected(method_not_supported(type.gr(), "create"));
   }
+  std::vector<std::string> warnings;
+  // As decoding into the served version's Go type drops them, before any conversion.
+  if (auto e = drop_unknown_fields(type, body, options, warnings)) return std::unexpected(*e);
   if (type.converted) body = kinds::to_storage(type, body);
   Json& meta = body["metadata"];
   std::string body_ns = meta.value("namespace", std::string());
@@ -151,7 +105,6 @@ Result<WriteResult> Engine::create_locked(const ResourceType& type, const std::s
   meta["creationTimestamp"] = kube::format_time(clock_.now());
   if (type.tracks_generation) meta["generation"] = 1;
 
-  std::vector<std::string> warnings;
   if (type.custom()) {
     if (type.status_subresource) body.erase("status");
     if (auto e = apply_schema(type, body, options, warnings)) return std::unexpected(*e);
@@ -205,6 +158,8 @@ Result<WriteResult> Engine::update_locked(const ResourceType& type, const std::s
                                           const std::string& subresource, bool from_patch) {
   if (auto e = kinds::decode_check(type, body)) return std::unexpected(*e);
   if (auto e = check_type_meta(type, body)) return std::unexpected(*e);
+  std::vector<std::string> warnings;
+  if (auto e = drop_unknown_fields(type, body, options, warnings)) return std::unexpected(*e);
   if (type.converted) body = kinds::to_storage(type, body);
   Json& meta = body["metadata"];
   std::string body_name = meta.value("name", std::string());
@@ -277,7 +232,6 @@ Result<WriteResult> Engine::update_locked(const ResourceType& type, const std::s
     kinds::prepare_update(type, body, old);
     if (type.id == KindId::CustomResourceDefinition) crd_prepare_update(body, old);
   }
-  std::vector<std::string> warnings;
   if (auto e = apply_schema(type, body, options, warnings)) return std::unexpected(*e);
   if (has_deletion_timestamp(old)) {
     auto had = finalizers_of(old);

@@ -157,6 +157,8 @@ ApiTable ApiTable::parse(std::string_view text) {
           m.custom = custom_of(m.name);
         } else if (flag == "wrap") {
           m.wrap = true;
+        } else if (flag == "typeMeta") {
+          m.type_meta = true;
         } else if (!flag.empty()) {
           m.markers.emplace_back(flag);
         }

@@ -16,7 +16,8 @@
 // omitempty, inline (the struct's fields are the parent's in JSON), optional, enum, and the
 // OpenAPI markers listType=, listMapKey=, patchStrategy=, patchMergeKey=, mapType=. Message
 // flags: custom (its own JSON encoding), wrap (a Go slice type: JSON is the array of its one
-// repeated field), structType=, openapiType=, openapiFormat=, openapiOneOf=.
+// repeated field), typeMeta (the Go struct embeds TypeMeta, which protobuf leaves out: its JSON
+// also has apiVersion and kind), structType=, openapiType=, openapiFormat=, openapiOneOf=.
 
 #include <cstdint>
 #include <map>
@@ -90,6 +91,7 @@ struct MessageDef {
   std::string go_name;  // "Pod"
   CustomJson custom = CustomJson::None;
   bool wrap = false;
+  bool type_meta = false;  // JSON also has apiVersion and kind (kinds, options)
   std::vector<std::string> markers;
   std::string description;
   std::vector<FieldDef> fields;  // in .proto order

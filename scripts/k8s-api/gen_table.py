@@ -325,6 +325,11 @@ def main():
                 if not (underlying or "").startswith("[]"):
                     fail("%s: nullable wrapper of a Go type that is not a slice" % full)
                 mflags.append("wrap")
+            # Kinds (and a few option types) embed TypeMeta without a protobuf field: their
+            # JSON has apiVersion and kind, their protobuf form does not.
+            if any(gf.gotype.rsplit(".", 1)[-1] == "TypeMeta" and not gf.protobuf
+                   and "inline" in (gf.json or "").split(",")[1:] for gf in struct or []):
+                mflags.append("typeMeta")
             methods = gopkg.methods.get(msg.name, {})
             if "MarshalJSON" in methods:
                 if full not in CUSTOM_JSON:

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"time"
@@ -12,13 +13,15 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	kjson "k8s.io/apimachinery/pkg/runtime/serializer/json"
 	"k8s.io/apimachinery/pkg/runtime/serializer/protobuf"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/client-go/kubernetes/scheme"
 )
 
 // writeGolden writes NAME.pb (the protobuf body client-go sends) and NAME.json (encoding/json
-// of the same object) for objects as a busy cluster holds them: the decoder's test data.
+// of the same object) for objects as a busy cluster holds them: the decoder's test data; and
+// unknown-fields.json, what the strict JSON decoder says of bodies with unknown fields.
 func writeGolden(dir string) error {
 	objects := map[string]runtime.Object{"pod-running": runningPod(), "lease": lease()}
 	for name, obj := range objects {
@@ -42,7 +45,61 @@ func writeGolden(dir string) error {
 			return err
 		}
 	}
-	return nil
+	return writeStrict(filepath.Join(dir, "unknown-fields.json"))
+}
+
+// JSON bodies with fields their Go types do not have, at every depth and through inline
+// structs, maps, slices, embedded TypeMeta and custom encodings.
+var strictBodies = []string{
+	`{"apiVersion":"apps/v1","kind":"Deployment","extra":1,"metadata":{"labelz":{"a":"b"},"name":"web"},
+	  "spec":{"replicaz":2,"selector":{"matchLabels":{"app":"web"}},
+	  "strategy":{"rollingUpdate":{"maxSurge":"25%","maxUnavailable":1},"type":"RollingUpdate"},
+	  "template":{"kind":"PodTemplate","metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"image":"nginx","name":"web","portz":[80],
+	  "resources":{"limits":{"cpu":"1"},"requestz":{}}},{"env":[{"name":"A","valueFrom":{"fieldRef":{"fieldPath":"status.podIP","bogus":true}}}],"name":"side"}]}}}}`,
+	`{"apiVersion":"apps/v1","kind":"StatefulSet","metadata":{"name":"db"},
+	  "spec":{"selector":{"matchLabels":{"app":"db"}},"serviceName":"db","template":{"metadata":{"labels":{"app":"db"}},"spec":{"containers":[{"image":"pg","name":"pg"}]}},
+	  "volumeClaimTemplates":[{"apiVersion":"v1","kind":"PersistentVolumeClaim","metadata":{"name":"data","bogus":1},"spec":{"accessModes":["ReadWriteOnce"],"resources":{"requests":{"storage":"1Gi"}},"sizeGB":1}}]}}`,
+	`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c","managedFields":[{"fieldsV1":{"f:data":{}},"manager":"m","what":1}]},"data":{"a":"1"},"dataa":{"b":"2"}}`,
+	`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","image":"busybox","Image":"x"}],
+	  "volumes":[{"name":"v","configMap":{"name":"cm","bogus":"x","items":[{"key":"k","path":"p","mode2":1}]}}],"overhead":{"cpu":"1"},"nodeSelector":{"x":"y"}}}`,
+	`{"apiVersion":"certificates.k8s.io/v1","kind":"CertificateSigningRequest","metadata":{"name":"csr"},
+	  "spec":{"request":"eA==","signerName":"a/b","extra":{"k":["v"]},"usages":["digital signature"],"bogus":{}}}`,
+	`{"apiVersion":"rbac.authorization.k8s.io/v1","kind":"ClusterRole","metadata":{"name":"r"},"rules":[{"verbs":["get"],"resources":["pods"],"apiGroups":[""],"resourceName":["x"]}],
+	  "aggregationRule":{"clusterRoleSelectors":[{"matchLabels":{"a":"b"},"matchLabelz":{}}]}}`,
+	`{"apiVersion":"batch/v1","kind":"CronJob","metadata":{"name":"cj"},"spec":{"schedule":"* * * * *","jobTemplate":{"metadata":{"labels":{"a":"b"}},"spec":{"template":{"spec":{"containers":[{"name":"c","image":"i"}],"restartPolicy":"Never"}},"backoffLimitt":1}}}}`,
+}
+
+// writeStrict writes what apimachinery's strict JSON decoder (the API server's, for
+// fieldValidation=Strict) answers for each of strictBodies.
+func writeStrict(path string) error {
+	decoder := kjson.NewSerializerWithOptions(kjson.DefaultMetaFactory, scheme.Scheme, scheme.Scheme,
+		kjson.SerializerOptions{Strict: true})
+	type result struct {
+		Body  json.RawMessage `json:"body"`
+		Error string          `json:"error"`
+	}
+	var results []result
+	for _, body := range strictBodies {
+		// Keys sorted at every level, as kubectl sends them (maps through encoding/json).
+		var object map[string]interface{}
+		if err := json.Unmarshal([]byte(body), &object); err != nil {
+			return err
+		}
+		sorted, err := json.Marshal(object)
+		if err != nil {
+			return err
+		}
+		_, _, err = decoder.Decode(sorted, nil, nil)
+		if err == nil {
+			return fmt.Errorf("no strict decoding error for %s", body)
+		}
+		results = append(results, result{sorted, err.Error()})
+	}
+	out, err := json.MarshalIndent(results, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(out, '\n'), 0o644)
 }
 
 func lease() *coordinationv1.Lease {
