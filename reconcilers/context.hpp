@@ -13,13 +13,16 @@
 #include "operator/runtime/informer.hpp"
 #include "reconcilers/catalog_source.hpp"
 #include "reconcilers/domain_metrics.hpp"
+#include "reconcilers/expectations.hpp"
 #include "reconcilers/free_node_index.hpp"
 #include "reconcilers/node_view_cache.hpp"
+#include "reconcilers/pool_locks.hpp"
 
 namespace respool::reconcilers {
 
 // Cache index names.
-inline constexpr const char* kByPool = "pool";        // nodes, plug-ins: respool.io/pool label
+inline constexpr const char* kByPool = "pool";  // nodes, plug-ins, reset Jobs: respool.io/pool
+                                                // label; NodeOperations: spec.pool
 inline constexpr const char* kByFlavor = "flavor";    // nodes: the flavor label's value
 inline constexpr const char* kByNode = "node";        // pods: spec.nodeName
 inline constexpr const char* kByNetwork = "network";  // pools: spec.network
@@ -30,6 +33,8 @@ struct Caches {
   runtime::Informer<kube::Node>* nodes = nullptr;
   runtime::Informer<kube::Pod>* pods = nullptr;
   runtime::Informer<kube::Unstructured>* plugins = nullptr;  // DaemonSets respool installed
+  runtime::Informer<kube::Unstructured>* operations = nullptr;  // NodeOperations
+  runtime::Informer<kube::Unstructured>* reset_jobs = nullptr;  // Jobs respool runs on nodes
 };
 
 struct Context {
@@ -40,6 +45,8 @@ struct Context {
   DomainMetrics* metrics = nullptr;
   NodeViewCache* node_views = nullptr;  // policy views of the nodes cache
   FreeNodeIndex* free_nodes = nullptr;  // the free nodes of the nodes cache (N9)
+  PoolLocks* pool_locks = nullptr;      // one reconcile of a pool at a time, across controllers
+  Expectations* expectations = nullptr;  // node claims and releases the cache has not shown yet
   Caches caches;
   std::string operator_namespace;
   kube::LabelSelector job_selector;

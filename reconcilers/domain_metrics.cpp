@@ -14,7 +14,21 @@ DomainMetrics::DomainMetrics(runtime::Registry& registry)
                                  {"flavor", "zone"})),
       operations_(registry.counter("respool_operations_total",
                                    "Operations on pools by kind and result.",
-                                   {"pool", "operation", "result"})) {}
+                                   {"pool", "operation", "result"})),
+      node_operations_(registry.counter("respool_node_operations_total",
+                                        "NodeOperations ended, by type and result.",
+                                        {"type", "result"})),
+      nodes_in_operation_(registry.gauge("respool_nodes_in_operation",
+                                         "Nodes of a pool in a NodeOperation, by type.",
+                                         {"pool", "type"})),
+      replacements_in_window_(registry.gauge(
+          "respool_replacements_in_window",
+          "Replacements started in the pool in the last 24 hours (N1).", {"pool"})),
+      replacement_limit_(registry.gauge("respool_replacement_limit",
+                                        "Replacements allowed in any 24 hours (N1).", {"pool"})),
+      concurrent_replacement_limit_(registry.gauge(
+          "respool_concurrent_replacement_limit", "Nodes that may be replaced at once (N2).",
+          {"pool"})) {}
 
 void DomainMetrics::set_pool_nodes(
     const std::string& pool,
@@ -56,6 +70,11 @@ void DomainMetrics::forget_pool(const std::string& pool) {
         policy::PoolPhase::Failed}) {
     pool_phase_.remove({pool, std::string(policy::to_string(p))});
   }
+  for (const char* type : {"Replace", "Reset", "Delete"})
+    nodes_in_operation_.remove({pool, type});
+  replacements_in_window_.remove({pool});
+  replacement_limit_.remove({pool});
+  concurrent_replacement_limit_.remove({pool});
 }
 
 void DomainMetrics::set_free_nodes(
@@ -76,6 +95,23 @@ void DomainMetrics::set_free_nodes(
 void DomainMetrics::count_operation(const std::string& pool, const std::string& operation,
                                     const std::string& result) {
   operations_.with({pool, operation, result})->inc();
+}
+
+void DomainMetrics::count_node_operation(const std::string& type, const std::string& result) {
+  node_operations_.with({type, result})->inc();
+}
+
+void DomainMetrics::set_nodes_in_operation(const std::string& pool,
+                                           const std::map<std::string, int>& by_type) {
+  for (const auto& [type, count] : by_type)
+    nodes_in_operation_.with({pool, type})->set(count);
+}
+
+void DomainMetrics::set_node_operation_budget(const std::string& pool,
+                                              const policy::Budget& budget) {
+  replacements_in_window_.with({pool})->set(budget.replacements_in_window);
+  replacement_limit_.with({pool})->set(budget.replacement_limit);
+  concurrent_replacement_limit_.with({pool})->set(budget.concurrent_replacement_limit);
 }
 
 }  // namespace respool::reconcilers

@@ -1,6 +1,9 @@
 #pragma once
 // respool's own metrics: respool_pool_nodes{pool,flavor,state}, respool_pool_phase{pool,phase},
-// respool_free_nodes{flavor,zone}, respool_operations_total{pool,operation,result}.
+// respool_free_nodes{flavor,zone}, respool_operations_total{pool,operation,result}; for node
+// operations respool_node_operations_total{type,result}, respool_nodes_in_operation{pool,type},
+// respool_replacements_in_window{pool}, respool_replacement_limit{pool} (N1) and
+// respool_concurrent_replacement_limit{pool} (N2).
 
 #include <map>
 #include <mutex>
@@ -9,6 +12,7 @@
 #include <vector>
 
 #include "operator/runtime/metrics.hpp"
+#include "reconcilers/policy/node_operation_ledger.hpp"
 
 namespace respool::reconcilers {
 
@@ -26,12 +30,22 @@ class DomainMetrics {
   void set_free_nodes(const std::map<std::pair<std::string, std::string>, int>& counts);
   void count_operation(const std::string& pool, const std::string& operation,
                        const std::string& result);
+  // A NodeOperation ended: type Replace|Reset|Delete, result Succeeded|Failed|Rejected.
+  void count_node_operation(const std::string& type, const std::string& result);
+  // Nodes of the pool in an operation, by type.
+  void set_nodes_in_operation(const std::string& pool, const std::map<std::string, int>& by_type);
+  void set_node_operation_budget(const std::string& pool, const policy::Budget& budget);
 
  private:
   runtime::GaugeFamily& pool_nodes_;
   runtime::GaugeFamily& pool_phase_;
   runtime::GaugeFamily& free_nodes_;
   runtime::CounterFamily& operations_;
+  runtime::CounterFamily& node_operations_;
+  runtime::GaugeFamily& nodes_in_operation_;
+  runtime::GaugeFamily& replacements_in_window_;
+  runtime::GaugeFamily& replacement_limit_;
+  runtime::GaugeFamily& concurrent_replacement_limit_;
   std::mutex mu_;
   std::map<std::string, std::set<std::vector<std::string>>> pool_series_;  // to remove on change
   std::set<std::vector<std::string>> free_series_;

@@ -3,6 +3,7 @@
 #include "operator/runtime/log.hpp"
 #include "reconcilers/context.hpp"
 #include "reconcilers/network/network_reconciler.hpp"
+#include "reconcilers/nodeoperation/operation_reconciler.hpp"
 #include "reconcilers/policy/keys.hpp"
 #include "reconcilers/policy/node_state.hpp"
 #include "reconcilers/resourcepool/pool_reconciler.hpp"
@@ -36,9 +37,12 @@ class OperatorImpl final : public Operator {
   std::unique_ptr<DomainMetrics> metrics;
   NodeViewCache node_views;
   FreeNodeIndex free_nodes{node_views};
+  PoolLocks pool_locks;
+  Expectations expectations;
   Context context;
   std::unique_ptr<NetworkReconciler> networks;
   std::unique_ptr<PoolReconciler> pools;
+  std::unique_ptr<OperationReconciler> operations;
   ~OperatorImpl() override {
     if (catalog) catalog->stop();
   }
@@ -80,6 +84,11 @@ std::expected<std::unique_ptr<Operator>, std::string> setup(runtime::Manager& ma
   auto plugin_options = informer_options(kube::resources::daemonsets);
   plugin_options.label_selector = "app.kubernetes.io/managed-by=respool";
   auto& plugins = manager.add_informer<kube::Unstructured>(plugin_options);
+  auto& operations =
+      manager.add_informer<kube::Unstructured>(informer_options(kube::resources::nodeoperations));
+  auto job_options = informer_options(kube::resources::jobs);
+  job_options.label_selector = std::string(policy::kNodeOperationLabel);
+  auto& reset_jobs = manager.add_informer<kube::Unstructured>(job_options);
 
   nodes.store().add_index(
       kByPool, [](const kube::Node& n) { return label_values(n.meta.labels, policy::kPoolLabel); });
@@ -100,6 +109,13 @@ std::expected<std::unique_ptr<Operator>, std::string> setup(runtime::Manager& ma
   plugins.store().add_index(kByPool, [](const kube::Unstructured& u) {
     return label_values(u.meta.labels, policy::kPoolLabel);
   });
+  operations.store().add_index(kByPool, [](const kube::Unstructured& u) {
+    auto pool = u.object.value("spec", kube::Json::object()).value("pool", "");
+    return pool.empty() ? std::vector<std::string>{} : std::vector<std::string>{pool};
+  });
+  reset_jobs.store().add_index(kByPool, [](const kube::Unstructured& u) {
+    return label_values(u.meta.labels, policy::kPoolLabel);
+  });
   pools.store().add_index(kByNetwork, [](const kube::Unstructured& u) {
     auto spec = u.object.value("spec", kube::Json::object());
     auto network = spec.value("network", "");
@@ -114,12 +130,15 @@ std::expected<std::unique_ptr<Operator>, std::string> setup(runtime::Manager& ma
   ctx.metrics = op->metrics.get();
   ctx.node_views = &op->node_views;
   ctx.free_nodes = &op->free_nodes;
-  ctx.caches = {&networks, &pools, &nodes, &pods, &plugins};
+  ctx.pool_locks = &op->pool_locks;
+  ctx.expectations = &op->expectations;
+  ctx.caches = {&networks, &pools, &nodes, &pods, &plugins, &operations, &reset_jobs};
   ctx.operator_namespace = options.operator_namespace;
   ctx.job_selector = std::move(*selector);
 
   op->networks = std::make_unique<NetworkReconciler>(ctx);
   op->pools = std::make_unique<PoolReconciler>(ctx);
+  op->operations = std::make_unique<OperationReconciler>(ctx);
 
   runtime::ControllerOptions network_controller;
   network_controller.name = "network";
@@ -178,6 +197,49 @@ std::expected<std::unique_ptr<Operator>, std::string> setup(runtime::Manager& ma
                        return keys;
                      }));
 
+  // Delete operations not yet under way decide which node scale-in takes first.
+  auto operation_pool = [](const kube::Unstructured& u) {
+    auto pool = u.object.value("spec", kube::Json::object()).value("pool", "");
+    return pool.empty() ? std::vector<std::string>{} : std::vector<std::string>{pool};
+  };
+  pool_ctl.watch(operations,
+                 std::function<std::vector<std::string>(const kube::Unstructured&)>(operation_pool));
+
+  // NodeOperations: one key per pool, so that a pool's operations are decided in one place.
+  runtime::ControllerOptions operation_controller;
+  operation_controller.name = "nodeoperation";
+  operation_controller.workers = options.workers;
+  auto& operation_ctl = manager.add_controller(
+      [impl = op->operations.get()](const std::string& key) { return impl->reconcile(key); },
+      std::move(operation_controller));
+  operation_ctl.watch(operations,
+                      std::function<std::vector<std::string>(const kube::Unstructured&)>(
+                          operation_pool));
+  operation_ctl.watch(pools);  // the ledger, the spec (limits), deletion
+  operation_ctl.watch(reset_jobs, std::function<std::vector<std::string>(const kube::Unstructured&)>(
+                                      [](const kube::Unstructured& u) {
+                                        return label_values(u.meta.labels, policy::kPoolLabel);
+                                      }));
+  // Nodes of a pool with operations, and nodes that just left one (the update's old side).
+  operation_ctl.watch(nodes, std::function<std::vector<std::string>(const kube::Node&)>(
+                                 [&operations](const kube::Node& n) {
+                                   auto pool = n.meta.labels.get(policy::kPoolLabel);
+                                   if (!pool) return std::vector<std::string>{};
+                                   if (operations.store().by_index(kByPool, *pool).empty())
+                                     return std::vector<std::string>{};
+                                   return std::vector<std::string>{std::string(*pool)};
+                                 }));
+  // Pods on nodes in an operation: drains.
+  operation_ctl.watch(pods, std::function<std::vector<std::string>(const kube::Pod&)>(
+                                [&nodes](const kube::Pod& p) {
+                                  if (p.node_name.empty()) return std::vector<std::string>{};
+                                  auto node = nodes.store().get(p.node_name.view());
+                                  if (!node ||
+                                      !node->meta.annotations.get(policy::kNodeOperationAnnotation))
+                                    return std::vector<std::string>{};
+                                  return label_values(node->meta.labels, policy::kPoolLabel);
+                                }));
+
   // respool_free_nodes: recomputed on node changes by a one-key controller, at most once per
   // second: a gauge scraped every few seconds gains nothing from a recount per node event, and
   // a pool being built changes thousands of nodes within seconds.
@@ -215,9 +277,12 @@ std::expected<std::unique_ptr<Operator>, std::string> setup(runtime::Manager& ma
                       [](const kube::Node&) { return std::vector<std::string>{"free-nodes"}; }));
 
   // A changed catalog may change every decision.
-  op->catalog->watch(std::chrono::seconds(10), [&pool_ctl, &network_ctl, &pools, &networks] {
-    for (const auto& key : pools.store().keys())
+  op->catalog->watch(std::chrono::seconds(10),
+                     [&pool_ctl, &network_ctl, &operation_ctl, &pools, &networks] {
+    for (const auto& key : pools.store().keys()) {
       pool_ctl.enqueue(key);
+      operation_ctl.enqueue(key);
+    }
     for (const auto& key : networks.store().keys())
       network_ctl.enqueue(key);
   });

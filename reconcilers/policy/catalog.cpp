@@ -238,6 +238,18 @@ std::expected<Catalog, std::string> parse_catalog(const json& document) {
     }
     catalog.reset_image = (*reset)["image"].get<std::string>();
   }
+  if (auto ops = document.find("nodeOperations"); ops != document.end()) {
+    if (!ops->is_object()) return Error("nodeOperations: must be an object");
+    for (auto [key, target] : {std::pair{"replacementsPerDay", &catalog.replacement_limits.per_day},
+                               std::pair{"concurrentReplacements",
+                                         &catalog.replacement_limits.concurrent}}) {
+      auto it = ops->find(key);
+      if (it == ops->end()) continue;
+      auto parsed = parse_int_or_percent(*it);
+      if (!parsed) return Error("nodeOperations." + std::string(key) + ": " + parsed.error());
+      *target = *parsed;
+    }
+  }
   return catalog;
 }
 

@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "reconcilers/policy/cidr.hpp"
+#include "reconcilers/policy/int_or_percent.hpp"
 #include "reconcilers/policy/types.hpp"
 
 namespace respool::policy {
@@ -34,6 +35,13 @@ struct Flavor {
   Accelerator accelerator;
 };
 
+// N1, N2: replacements in a rolling 24 hours, and at once, as a share of the pool's nodes.
+struct ReplacementLimits {
+  IntOrPercent per_day{20, true};    // N1
+  IntOrPercent concurrent{5, true};  // N2
+  bool operator==(const ReplacementLimits&) const = default;
+};
+
 struct Catalog {
   std::string flavor_label = "node.kubernetes.io/instance-type";
   std::string zone_label = "topology.kubernetes.io/zone";
@@ -44,6 +52,8 @@ struct Catalog {
   // Per accelerator type, the driver image with "{version}" where the version goes.
   std::map<AcceleratorType, std::string> driver_images;
   std::string reset_image;
+  // Addition: `nodeOperations: {replacementsPerDay: 20%, concurrentReplacements: 5%}`.
+  ReplacementLimits replacement_limits;
 
   const Flavor* flavor(std::string_view name) const;
   // The flavor whose nodes carry this flavor-label value.

@@ -26,6 +26,29 @@ inline constexpr std::string_view kRetiredKey = "respool.io/retired";
 // Addition to API.md: a NoSchedule taint on a pool node that is being drained and released
 // (scale-in, deletion), so that the choice survives a restart and no new job lands there.
 inline constexpr std::string_view kReleasingTaintKey = "respool.io/releasing";
+// Additions to API.md for node operations (NodeOperation, N1–N8), on the nodes they touch:
+//   respool.io/node-operation        annotation: the NodeOperation the node is in
+//   respool.io/node-operation-type   annotation: Replace | Reset | Delete
+//   respool.io/cordoned-by           annotation: the NodeOperation that cordoned the node, so
+//                                    that only what respool cordoned is uncordoned
+//   respool.io/resetting             taint (NoSchedule): the node is being reset (N5–N7)
+//   respool.io/replacement-for       annotation on a pool node: the node whose place it took
+//                                    (Replace, or a Delete's substitute)
+//   respool.io/cordon-reason         annotation: why respool left the node cordoned (a failed
+//                                    reset)
+//   respool.io/retired               also an annotation on a retired node: by what, when
+inline constexpr std::string_view kNodeOperationAnnotation = "respool.io/node-operation";
+inline constexpr std::string_view kNodeOperationTypeAnnotation = "respool.io/node-operation-type";
+inline constexpr std::string_view kCordonedByAnnotation = "respool.io/cordoned-by";
+inline constexpr std::string_view kResettingTaintKey = "respool.io/resetting";
+inline constexpr std::string_view kReplacementForAnnotation = "respool.io/replacement-for";
+inline constexpr std::string_view kCordonReasonAnnotation = "respool.io/cordon-reason";
+// Labels of the reset Jobs respool runs on nodes, and the pod annotation naming the OS.
+inline constexpr std::string_view kNodeOperationLabel = "respool.io/node-operation";
+inline constexpr std::string_view kNodeLabel = "respool.io/node";
+inline constexpr std::string_view kResetOsAnnotation = "respool.io/reset-os";
+// Finalizer of NodeOperations: a deleted operation first gives its nodes back.
+inline constexpr std::string_view kNodeOperationFinalizer = "respool.io/node-operation";
 // Label respool sets on the plug-in objects it installs for a pool, with the job type.
 inline constexpr std::string_view kPluginJobTypeLabel = "respool.io/job-type";
 

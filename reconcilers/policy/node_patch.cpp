@@ -49,7 +49,7 @@ bool set_job_type_labels(const NodeView& node, std::span<const JobType> job_type
 }  // namespace
 
 json claim_patch(const NodeView& node, std::string_view pool, std::span<const JobType> job_types,
-                 int container_engine_space_gib) {
+                 int container_engine_space_gib, std::string_view replaces) {
   json patch = guarded(node);
   json labels = json::object();
   labels[std::string(kPoolLabel)] = pool;
@@ -57,6 +57,8 @@ json claim_patch(const NodeView& node, std::string_view pool, std::span<const Jo
   patch["metadata"]["labels"] = labels;
   patch["metadata"]["annotations"] = {
       {std::string(kContainerEngineSpaceAnnotation), std::to_string(container_engine_space_gib)}};
+  if (!replaces.empty())
+    patch["metadata"]["annotations"][std::string(kReplacementForAnnotation)] = replaces;
   std::vector<Taint> taints = node.taints;
   add_taint(taints, {std::string(kPoolTaintKey), std::string(pool), "NoSchedule", ""});
   add_taint(taints, {isolation_taint_key(kAdmissionCode), "", "NoSchedule", ""});
@@ -92,6 +94,16 @@ json releasing_patch(const NodeView& node) {
   return patch;
 }
 
+json keep_patch(const NodeView& node) {
+  if (!node.has_taint(kReleasingTaintKey)) return nullptr;
+  std::vector<Taint> taints;
+  std::copy_if(node.taints.begin(), node.taints.end(), std::back_inserter(taints),
+               [](const Taint& t) { return t.key != kReleasingTaintKey; });
+  json patch = guarded(node);
+  patch["spec"] = {{"taints", taints_to_json(taints)}};
+  return patch;
+}
+
 json release_patch(const NodeView& node) {
   json patch = guarded(node);
   json labels = json::object();
@@ -102,10 +114,15 @@ json release_patch(const NodeView& node) {
     }
   }
   if (!labels.empty()) patch["metadata"]["labels"] = labels;
-  if (node.annotations.contains(std::string(kContainerEngineSpaceAnnotation))) {
-    patch["metadata"]["annotations"] = {{std::string(kContainerEngineSpaceAnnotation), nullptr}};
+  json annotations = json::object();
+  for (std::string_view key :
+       {kContainerEngineSpaceAnnotation, kNodeOperationAnnotation, kNodeOperationTypeAnnotation,
+        kCordonedByAnnotation, kReplacementForAnnotation, kCordonReasonAnnotation}) {
+    if (node.annotations.contains(key)) annotations[std::string(key)] = nullptr;
   }
+  if (!annotations.empty()) patch["metadata"]["annotations"] = annotations;
   const std::set<std::string> ours = {std::string(kPoolTaintKey), std::string(kReleasingTaintKey),
+                                      std::string(kResettingTaintKey),
                                       isolation_taint_key(kAdmissionCode),
                                       isolation_taint_key(kGpuUpgradeCode),
                                       isolation_taint_key(kNpuUpgradeCode)};

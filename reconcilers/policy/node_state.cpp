@@ -83,6 +83,8 @@ std::string_view to_string(NodeState state) {
       return "Upgrading";
     case NodeState::Reserved:
       return "Reserved";
+    case NodeState::Resetting:
+      return "Resetting";
     case NodeState::Deleting:
       return "Deleting";
   }
@@ -116,6 +118,7 @@ std::vector<std::string> isolation_codes_on(const NodeView& node) {
 
 NodeClass classify_node(const NodeView& node, const Flavor* flavor) {
   if (node.deleting || node.has_taint(kReleasingTaintKey)) return {NodeState::Deleting, {}};
+  if (node.has_taint(kResettingTaintKey)) return {NodeState::Resetting, {}};
   const std::vector<std::string> codes = isolation_codes_on(node);
   std::vector<std::string> faults = fault_codes(codes);
   const bool admitting = has(codes, kAdmissionCode);
@@ -160,8 +163,20 @@ std::optional<FreeNode> free_node(const NodeView& node, const Catalog& catalog) 
 PoolNode pool_node(const NodeView& node, const Catalog& catalog, int running_jobs) {
   const std::string* flavor_label = node.label(catalog.flavor_label);
   const Flavor* flavor = flavor_label ? catalog.flavor_by_label(*flavor_label) : nullptr;
-  return PoolNode{node.name, flavor ? flavor->name : "", zone_of(node, catalog),
-                  classify_node(node, flavor), running_jobs};
+  PoolNode out{node.name, flavor ? flavor->name : "", zone_of(node, catalog),
+               classify_node(node, flavor), running_jobs};
+  auto annotation = [&node](std::string_view key) -> const std::string* {
+    auto it = node.annotations.find(key);
+    return it == node.annotations.end() ? nullptr : &it->second;
+  };
+  if (annotation(kNodeOperationAnnotation)) {
+    if (const std::string* type = annotation(kNodeOperationTypeAnnotation))
+      out.operation = parse_node_operation_type(*type);
+  }
+  if (const std::string* replaced = annotation(kReplacementForAnnotation))
+    out.replacement_for = *replaced;
+  out.releasing = !node.deleting && node.has_taint(kReleasingTaintKey);
+  return out;
 }
 
 }  // namespace respool::policy

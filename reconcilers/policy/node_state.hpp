@@ -3,6 +3,8 @@
 //
 // Precedence, first match wins:
 //   Deleting   being released by the pool (respool.io/releasing taint) or deleted
+//   Resetting  being reset by a NodeOperation (respool.io/resetting taint, N5): it reboots and
+//              may be NotReady meanwhile, which is not a fault (F4)
 //   Abnormal   a fault isolation code (F1); an admitted node that is not Ready or carries the
 //              not-ready/unreachable taint (F2, A050202); an admitted node with fewer
 //              allocatable accelerators than its flavor promises (F5, A050203)
@@ -20,11 +22,12 @@
 #include <vector>
 
 #include "reconcilers/policy/catalog.hpp"
+#include "reconcilers/policy/node_operation_spec.hpp"
 #include "reconcilers/policy/node_view.hpp"
 
 namespace respool::policy {
 
-enum class NodeState { Available, Creating, Abnormal, Upgrading, Reserved, Deleting };
+enum class NodeState { Available, Creating, Abnormal, Upgrading, Reserved, Resetting, Deleting };
 std::string_view to_string(NodeState state);
 
 // One row of RULES.md's isolation code table (table 2-3 of the source document).
@@ -84,6 +87,10 @@ struct PoolNode {
   std::string zone;
   NodeClass state;
   int running_jobs = 0;
+  // The NodeOperation the node is in (respool.io/node-operation-type), if any.
+  std::optional<NodeOperationType> operation{};
+  std::string replacement_for{};  // the node whose place this one took (respool.io/replacement-for)
+  bool releasing = false;       // Deleting by the pool's own release (not a deletionTimestamp)
 };
 PoolNode pool_node(const NodeView& node, const Catalog& catalog, int running_jobs);
 

@@ -31,6 +31,8 @@ int release_rank(NodeState state) {
       return 2;
     case NodeState::Upgrading:
       return 3;
+    case NodeState::Resetting:
+      return 3;
     case NodeState::Available:
       return 4;
     case NodeState::Deleting:
@@ -87,7 +89,7 @@ std::string PoolPlan::missing_message() const {
 }
 
 bool PoolPlan::settled() const {
-  if (!claims.empty() || !releases.empty() || resize_blocked) return false;
+  if (!claims.empty() || !releases.empty() || !keeps.empty() || resize_blocked) return false;
   for (const GroupProgress& g : groups) {
     if (g.queuing > 0 || g.surplus > 0) return false;
   }
@@ -133,25 +135,63 @@ PoolPlan plan_pool(std::span<const DesiredGroup> desired, std::span<const PoolNo
   for (const DesiredGroup& g : desired)
     plan.groups.push_back({g});
 
-  // Members of each group; nodes no group wants are surplus of their own.
+  // Replacements under way: old node → its replacement is in the pool.
+  std::set<std::string, std::less<>> replaced, replace_marked;
+  for (const PoolNode& n : nodes) {
+    if (n.operation == NodeOperationType::Replace) replace_marked.insert(n.name);
+  }
+  for (const PoolNode& n : nodes) {
+    if (!n.replacement_for.empty() && replace_marked.contains(n.replacement_for))
+      replaced.insert(n.replacement_for);
+  }
+  // Whether scale-in may choose a node: not in an operation, not a replacement in progress.
+  auto choosable = [&](const PoolNode& n) {
+    return !n.operation && !(!n.replacement_for.empty() && replace_marked.contains(n.replacement_for));
+  };
+
+  // Members of each group; nodes no group wants, and nodes a Delete takes, are surplus of their
+  // own. Nodes being released stay aside: kept if their group is short, else released.
   std::vector<std::vector<const PoolNode*>> members(desired.size());
+  std::vector<std::vector<const PoolNode*>> releasing(desired.size());
+  std::vector<std::vector<const PoolNode*>> deleted(desired.size());
   std::vector<const PoolNode*> unwanted;
   for (const PoolNode& n : nodes) {
-    if (n.state.state == NodeState::Deleting) {
-      // Marked for release in an earlier pass: the drain goes on until the node is free.
+    int g = group_of(desired, n.flavor, n.zone);
+    if (n.operation == NodeOperationType::Delete) {
+      if (g >= 0) deleted[g].push_back(&n);
       plan.releases.push_back(n.name);
       continue;
     }
+    if (n.state.state == NodeState::Deleting) {
+      // Marked for release in an earlier pass: the drain goes on until the node is free.
+      if (g >= 0 && n.releasing) {
+        releasing[g].push_back(&n);
+      } else {
+        plan.releases.push_back(n.name);
+      }
+      continue;
+    }
     if (n.state.state == NodeState::Creating) ++plan.in_admission;
-    int g = group_of(desired, n.flavor, n.zone);
+    if (replaced.contains(n.name)) continue;  // its replacement holds its place
     if (g < 0) {
       unwanted.push_back(&n);
     } else {
       members[g].push_back(&n);
     }
   }
+  const bool act = options.resize_allowed && options.claims_allowed;
   for (std::size_t i = 0; i < desired.size(); ++i) {
     GroupProgress& p = plan.groups[i];
+    std::sort(releasing[i].begin(), releasing[i].end(),
+              [](const PoolNode* a, const PoolNode* b) { return a->name < b->name; });
+    for (const PoolNode* n : releasing[i]) {
+      if (act && int(members[i].size()) < p.group.count) {
+        members[i].push_back(n);
+        plan.keeps.push_back(n->name);
+      } else {
+        plan.releases.push_back(n->name);
+      }
+    }
     p.have = int(members[i].size());
     p.surplus = std::max(0, p.have - p.group.count);
   }
@@ -172,7 +212,6 @@ PoolPlan plan_pool(std::span<const DesiredGroup> desired, std::span<const PoolNo
       !unwanted.empty() || std::any_of(plan.groups.begin(), plan.groups.end(),
                                        [](auto& p) { return p.have != p.group.count; });
   plan.resize_blocked = resizing_needed && !options.resize_allowed;
-  const bool act = options.resize_allowed && options.claims_allowed;
 
   // Claims: round-robin over the groups that need nodes, one at a time, within the window.
   int window_left = std::max(0, options.window - plan.in_admission);
@@ -183,8 +222,12 @@ PoolPlan plan_pool(std::span<const DesiredGroup> desired, std::span<const PoolNo
       GroupProgress& p = plan.groups[i];
       if (p.have + p.claimed >= p.group.count || next[i] >= candidates[i].size()) continue;
       const FreeNode* f = candidates[i][next[i]++];
-      plan.claims.push_back(
-          {f->name, f->resource_version, f->flavor, f->zone, p.group.container_engine_space_gib});
+      // The first claims of a group take the places of the nodes a Delete takes out of it.
+      std::string replaces = std::size_t(p.claimed) < deleted[i].size()
+                                 ? deleted[i][std::size_t(p.claimed)]->name
+                                 : std::string();
+      plan.claims.push_back({f->name, f->resource_version, f->flavor, f->zone,
+                             p.group.container_engine_space_gib, std::move(replaces)});
       ++p.claimed;
       --window_left;
       progress = true;
@@ -197,16 +240,32 @@ PoolPlan plan_pool(std::span<const DesiredGroup> desired, std::span<const PoolNo
     p.missing = std::max(0, need - int(candidates[i].size()));
   }
 
-  // Releases (P10).
+  // Releases (P10): nodes named by a Delete first, then the usual order; nodes in an operation
+  // are not chosen.
+  auto order = [&options](const PoolNode* a, const PoolNode* b) {
+    auto named = [&options](const PoolNode* n) {
+      return std::find(options.delete_first.begin(), options.delete_first.end(), n->name) ==
+             options.delete_first.end();
+    };
+    if (named(a) != named(b)) return !named(a);
+    return release_before(a, b);
+  };
   if (act) {
-    std::sort(unwanted.begin(), unwanted.end(), release_before);
+    std::erase_if(unwanted, [&](const PoolNode* n) { return !choosable(*n); });
+    std::sort(unwanted.begin(), unwanted.end(), order);
     for (const PoolNode* n : unwanted)
       plan.releases.push_back(n->name);
     for (std::size_t i = 0; i < desired.size(); ++i) {
-      auto& group = members[i];
-      std::sort(group.begin(), group.end(), release_before);
-      for (int k = 0; k < plan.groups[i].surplus; ++k)
-        plan.releases.push_back(group[k]->name);
+      std::vector<const PoolNode*> group;
+      for (const PoolNode* n : members[i]) {
+        if (choosable(*n) &&
+            std::find(plan.keeps.begin(), plan.keeps.end(), n->name) == plan.keeps.end())
+          group.push_back(n);
+      }
+      std::sort(group.begin(), group.end(), order);
+      const int take = std::min(plan.groups[i].surplus, int(group.size()));
+      for (int k = 0; k < take; ++k)
+        plan.releases.push_back(group[std::size_t(k)]->name);
     }
   }
   return plan;

@@ -11,7 +11,14 @@
 //     jobs first, then the fewest running jobs; among equals, nodes that do no good first
 //     (Abnormal, then Creating, Reserved, Upgrading, Available), then by name.
 // Nodes of the pool that no group wants any more (a zone or flavor no longer in the spec) are
-// surplus too, chosen in the same order. Resizing waits while the pool may not resize (P10:
+// surplus too, chosen in the same order.
+// Node operations (N1–N8): a node a Delete marked does not count, and is released first (a
+// free node takes its place unless the count went down with it; the claim says whose place
+// it takes); nodes named by a Delete that is not yet marked go first when scale-in chooses.
+// A node being replaced counts until its replacement is in the pool; nodes in an operation,
+// and a replacement whose old node is still in the pool, are never chosen for scale-in. A node
+// being released whose group is short again is kept (its release is undone) rather than
+// claiming another in its place. Resizing waits while the pool may not resize (P10:
 // Running only; the caller says, see PlanOptions).
 
 #include <optional>
@@ -43,6 +50,8 @@ struct PlanOptions {
   bool resize_allowed = true;
   // False while nodes may not be claimed at all (invalid spec, network not ready, deletion).
   bool claims_allowed = true;
+  // Nodes named by Delete operations not yet under way: scale-in takes them first.
+  std::vector<std::string> delete_first{};
 };
 
 struct Claim {
@@ -51,6 +60,7 @@ struct Claim {
   std::string flavor;
   std::string zone;
   int container_engine_space_gib = kMinContainerEngineSpaceGiB;
+  std::string replaces;  // a node a Delete takes out of the pool, whose place this one takes
 };
 
 struct GroupProgress {
@@ -66,6 +76,8 @@ struct PoolPlan {
   std::vector<Claim> claims;
   // Nodes already being released first (their drain goes on), then new ones in P10 order.
   std::vector<std::string> releases;
+  // Nodes being released that their group needs again: their release is undone.
+  std::vector<std::string> keeps;
   std::vector<GroupProgress> groups;
   int in_admission = 0;         // nodes holding the P6 window before this plan's claims
   bool resize_blocked = false;  // counts differ, but resizing is not allowed now

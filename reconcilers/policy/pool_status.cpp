@@ -37,6 +37,9 @@ void count(NodeCounts& c, NodeState state) {
     case NodeState::Reserved:
       ++c.reserved;
       break;
+    case NodeState::Resetting:
+      ++c.resetting;
+      break;
     case NodeState::Deleting:
       ++c.deleting;
       break;
@@ -148,7 +151,7 @@ Condition degraded_condition(std::span<const PoolNode> nodes, const NodeCounts& 
 json counts_json(const NodeCounts& c) {
   return {{"total", c.total},         {"available", c.available}, {"abnormal", c.abnormal},
           {"creating", c.creating},   {"queuing", c.queuing},     {"deleting", c.deleting},
-          {"upgrading", c.upgrading}, {"reserved", c.reserved}};
+          {"upgrading", c.upgrading}, {"reserved", c.reserved}, {"resetting", c.resetting}};
 }
 
 }  // namespace

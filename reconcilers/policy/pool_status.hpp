@@ -61,6 +61,7 @@ struct NodeCounts {
   int deleting = 0;
   int upgrading = 0;  // addition: driver upgrade in progress (A200001/2)
   int reserved = 0;   // addition: standby nodes (A050801)
+  int resetting = 0;  // addition: being reset by a NodeOperation (N5)
   bool operator==(const NodeCounts&) const = default;
 };
 

@@ -162,4 +162,36 @@ std::vector<Record> records_from_json(const nlohmann::json& array) {
   return out;
 }
 
+
+std::vector<EndedRecord> track_pool_records(std::vector<Record>& records, const RecordRound& r,
+                                            TimePoint now) {
+  std::vector<EndedRecord> ended;
+  if (!r.created_before) {
+    begin_record(records, Operation::Create, now, "creating the pool");
+    note_nodes(records, Operation::Create, r.claimed);
+    if (r.phase == "Running" || r.phase == "Abnormal") {
+      end_record(records, Operation::Create, RecordPhase::Succeeded, now,
+                 "pool created with " + std::to_string(r.total_nodes) + " nodes");
+      ended.push_back({"Create", "Succeeded"});
+    } else if (r.phase == "Failed") {
+      end_record(records, Operation::Create, RecordPhase::Failed, now, r.invalid);
+      ended.push_back({"Create", "Failed"});
+    }
+    return ended;
+  }
+  if (!r.planned) return ended;
+  const bool resizing = !r.claimed.empty() || !r.released.empty() ||
+                        running_record(records, Operation::Resize);
+  if (!resizing) return ended;
+  begin_record(records, Operation::Resize, now, "resizing the pool");
+  note_nodes(records, Operation::Resize, r.claimed);
+  note_nodes(records, Operation::Resize, r.released);
+  if (r.plan_settled && !r.moved_now && r.creating == 0 && r.deleting == 0) {
+    end_record(records, Operation::Resize, RecordPhase::Succeeded, now,
+               "pool resized to " + std::to_string(r.total_nodes) + " nodes");
+    ended.push_back({"Resize", "Succeeded"});
+  }
+  return ended;
+}
+
 }  // namespace respool::policy

@@ -16,6 +16,7 @@
 
 #include "reconcilers/policy/catalog.hpp"
 #include "reconcilers/policy/cidr.hpp"
+#include "reconcilers/policy/int_or_percent.hpp"
 #include "reconcilers/policy/types.hpp"
 
 namespace respool::policy {
@@ -31,18 +32,6 @@ struct Violation {
 // The violations as one condition message, joined by "; ".
 std::string join(const std::vector<Violation>& violations);
 
-// An int or a percentage ("25%"), as maxUnavailable is written.
-struct IntOrPercent {
-  int value = 0;
-  bool percent = false;
-  // Of `total`: a percentage rounds up, at least 1 (D2 batches, as a DaemonSet rounds).
-  int of_rounding_up(int total) const;
-  // Of `total`: a percentage rounds down, at least 1 (N1, N2, N7).
-  int of_rounding_down(int total) const;
-  std::string to_string() const;
-  bool operator==(const IntOrPercent&) const = default;
-};
-std::expected<IntOrPercent, std::string> parse_int_or_percent(const nlohmann::json& value);
 
 struct ZoneCount {
   std::string zone;

@@ -84,7 +84,7 @@ std::expected<runtime::ReconcileResult, std::string> PoolReconciler::reconcile_d
                      "Pool deleted: every node and plug-in released.");
   ctx_.metrics->count_operation(name, "Delete", "Succeeded");
   ctx_.metrics->forget_pool(name);
-  expectations_.forget(name);
+  ctx_.expectations->forget(name);
   runtime::log::info("resourcepool", "pool deleted", {{"pool", name}});
   return runtime::ReconcileResult::done();
 }

@@ -70,7 +70,7 @@ std::expected<void, std::string> PoolReconciler::claim(const std::string& pool,
       continue;
     }
     kube::Json patch = policy::claim_patch(*ctx_.node_views->view(node), pool, spec.job_types,
-                                           c.container_engine_space_gib);
+                                           c.container_engine_space_gib, c.replaces);
     auto r = ctx_.client->patch(kube::resources::nodes, "", c.node, kube::PatchType::Merge, patch);
     if (!r) {
       // Another pool took it, or it changed since we saw it: the next round plans again.
@@ -80,10 +80,11 @@ std::expected<void, std::string> PoolReconciler::claim(const std::string& pool,
       }
       return std::unexpected("claiming node " + c.node + ": " + r.error().describe());
     }
-    expectations_.expect(pool, c.node, Expectations::Kind::InPool, now);
+    ctx_.expectations->expect(pool, c.node, Expectations::Kind::InPool, now);
     out.claimed.push_back(c.node);
     audit_node(policy::AuditOperation::addClusterNode, pool, c.node, now,
-               "claimed node of flavor " + c.flavor + (c.zone.empty() ? "" : " in zone " + c.zone));
+               "claimed node of flavor " + c.flavor + (c.zone.empty() ? "" : " in zone " + c.zone) +
+                   (c.replaces.empty() ? "" : " in place of deleted node " + c.replaces));
   }
   if (!out.claimed.empty()) {
     runtime::log::info("resourcepool", "claimed nodes", {{"pool", pool}, {"nodes", out.claimed}});
@@ -102,9 +103,14 @@ void PoolReconciler::recover_claims(const std::string& pool, const std::vector<O
   // The first look comes before this run's first claim in the pool (both only where the spec
   // is valid, the look first), so every node in admission was claimed by an earlier run.
   if (!unrecorded_.first_look(pool)) return;
+  // Nodes in admission because of a node operation (a replacement, a reset node re-admitted)
+  // were not claimed by the pool: the operation audits and records them.
   std::vector<std::string> admitting;
   for (const auto& n : nodes) {
-    if (n.pool_node.state.state == policy::NodeState::Creating) admitting.push_back(n.view->name);
+    const bool operated = n.pool_node.operation ||
+                          n.view->annotations.contains(policy::kReplacementForAnnotation);
+    if (n.pool_node.state.state == policy::NodeState::Creating && !operated)
+      admitting.push_back(n.view->name);
   }
   const auto now = ctx_.clock->now();
   for (const auto& node : policy::unrecorded_claims(records, operation, admitting)) {
@@ -129,6 +135,25 @@ std::expected<void, std::string> PoolReconciler::set_job_types(
       return std::unexpected("setting job types on node " + n.view->name + ": " +
                              r.error().describe());
     }
+  }
+  return {};
+}
+
+std::expected<void, std::string> PoolReconciler::keep(const std::vector<std::string>& names,
+                                                      const std::vector<ObservedNode>& nodes,
+                                                      Outcome& out) {
+  for (const auto& name : names) {
+    auto it = std::find_if(nodes.begin(), nodes.end(),
+                           [&](const auto& n) { return n.view->name == name; });
+    if (it == nodes.end()) continue;
+    kube::Json patch = policy::keep_patch(*it->view);
+    if (patch.is_null()) continue;
+    out.busy = true;
+    auto r = ctx_.client->patch(kube::resources::nodes, "", name, kube::PatchType::Merge, patch);
+    if (!r && !lost_race(r.error()))
+      return std::unexpected("keeping node " + name + ": " + r.error().describe());
+    runtime::log::info("resourcepool", "release undone: the group needs the node again",
+                       {{"node", name}});
   }
   return {};
 }
@@ -178,7 +203,7 @@ std::expected<void, std::string> PoolReconciler::release(const std::string& pool
       if (lost_race(r.error())) continue;
       return std::unexpected("releasing node " + name + ": " + r.error().describe());
     }
-    expectations_.expect(pool, name, Expectations::Kind::Released, now);
+    ctx_.expectations->expect(pool, name, Expectations::Kind::Released, now);
     out.released.push_back(name);
     audit_node(policy::AuditOperation::deleteClusterNode, pool, name, now, "released node");
     runtime::log::info("resourcepool", "released node", {{"pool", pool}, {"node", name}});

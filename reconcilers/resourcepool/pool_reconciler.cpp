@@ -5,8 +5,9 @@
 #include "operator/runtime/log.hpp"
 #include "reconcilers/policy/audit.hpp"
 #include "reconcilers/policy/keys.hpp"
+#include "reconcilers/policy/node_operation_spec.hpp"
+#include "reconcilers/policy/node_operation_status.hpp"
 #include "reconcilers/policy/pool_events.hpp"
-#include "reconcilers/policy/records.hpp"
 #include "reconcilers/views.hpp"
 
 namespace respool::reconcilers {
@@ -69,15 +70,33 @@ std::vector<ObservedNode> PoolReconciler::observe_nodes(const std::string& pool,
   return out;
 }
 
+std::vector<std::string> PoolReconciler::pending_deletes(const std::string& pool) const {
+  std::vector<std::string> out;
+  if (!ctx_.caches.operations) return out;
+  for (const auto& op : ctx_.caches.operations->store().by_index(kByPool, pool)) {
+    const kube::Json spec = op->object.value("spec", kube::Json::object());
+    const kube::Json status = op->object.value("status", kube::Json::object());
+    auto phase = policy::parse_operation_phase(status.value("phase", "Pending"));
+    if (spec.value("type", "") != "Delete" || (phase && policy::is_terminal(*phase))) continue;
+    for (const auto& n : spec.value("nodes", kube::Json::array())) {
+      if (n.is_string()) out.push_back(n.get<std::string>());
+    }
+  }
+  return out;
+}
+
 std::vector<policy::FreeNode> PoolReconciler::free_nodes(const FreeNodeIndex::CatalogPtr& catalog) {
   return ctx_.free_nodes->list(catalog, [this] { return ctx_.caches.nodes->store().list(); });
 }
 
 std::expected<bool, std::string> PoolReconciler::write_status(const kube::Unstructured& pool,
-                                                              const nlohmann::json& status) {
-  if (pool.object.value("status", kube::Json::object()) == status) return false;
+                                                              nlohmann::json status) {
+  const kube::Json old_status = pool.object.value("status", kube::Json::object());
+  if (auto ops = old_status.find("nodeOperations"); ops != old_status.end())
+    status["nodeOperations"] = *ops;
+  if (old_status == status) return false;
   kube::Json updated = pool.object;
-  updated["status"] = status;
+  updated["status"] = std::move(status);
   auto r = ctx_.client->update_status(kube::resources::resourcepools, "", updated);
   if (!r) {
     if (r.error().is(kube::Error::Kind::Conflict) || r.error().is(kube::Error::Kind::NotFound)) {
@@ -88,31 +107,22 @@ std::expected<bool, std::string> PoolReconciler::write_status(const kube::Unstru
   return true;
 }
 
+void PoolReconciler::forget(const std::string& name) {
+  ctx_.metrics->forget_pool(name);
+  ctx_.expectations->forget(name);
+  unrecorded_.forget(name);
+}
+
 std::expected<runtime::ReconcileResult, std::string> PoolReconciler::reconcile(
     const std::string& name) {
-  auto object = ctx_.caches.pools->store().get(name);
-  if (!object) {
-    ctx_.metrics->forget_pool(name);
-    expectations_.forget(name);
-    unrecorded_.forget(name);
+  auto held = ctx_.pool_locks->lock(name);
+  auto observed = observe(name);
+  if (!observed) {
+    forget(name);
     return runtime::ReconcileResult::done();
   }
-  const kube::Unstructured& pool = *object;
-  const auto now = ctx_.clock->now();
-  auto catalog = ctx_.catalog->get();
-  // Claims and releases wait until the cache shows the previous ones. Asked before the nodes
-  // are observed: the cache only moves forward, so what is observed next includes them, while
-  // asking afterwards could plan from a view older than the expectations it just dropped.
-  const bool waiting =
-      expectations_.pending(name, now, [&](const std::string& node, Expectations::Kind kind) {
-        auto cached = ctx_.caches.nodes->store().get(node);
-        auto label = cached ? cached->meta.labels.get(policy::kPoolLabel) : std::nullopt;
-        return kind == Expectations::Kind::InPool ? (label && *label == name) : !label;
-      });
-  auto nodes = observe_nodes(name, *catalog);
-
-  if (pool.meta.deletion_timestamp) return reconcile_deletion(pool, nodes);
-
+  const kube::Unstructured& pool = *observed->pool;
+  if (pool.meta.deletion_timestamp) return reconcile_deletion(pool, observed->nodes);
   if (!has_finalizer(pool)) {
     auto r = ctx_.client->patch(kube::resources::resourcepools, "", name, kube::PatchType::Merge,
                                 finalizer_patch(pool, true));
@@ -122,177 +132,94 @@ std::expected<runtime::ReconcileResult, std::string> PoolReconciler::reconcile(
     }
     return runtime::ReconcileResult::done();  // the update event brings the pool back
   }
-
-  const kube::Json old_status = pool.object.value("status", kube::Json::object());
-  const auto previous_phase = policy::parse_pool_phase(old_status.value("phase", ""));
-  auto previous_conditions =
-      policy::conditions_from_json(old_status.value("conditions", kube::Json::array()));
-  auto records = policy::records_from_json(old_status.value("records", kube::Json::array()));
-
-  // Decide: the spec (P1–P5, P11, P13), the resize rules (P10), the network (P3).
-  std::vector<policy::Violation> invalid;
-  std::optional<policy::ResourcePoolSpec> spec;
-  if (auto checked = policy::check_pool(pool.object, *catalog)) {
-    spec = std::move(*checked);
-  } else {
-    invalid = checked.error();
-  }
-  std::optional<std::string> network;
-  if (spec) network = network_problem(ctx_, spec->network);
-  if (spec && policy::pool_created(previous_phase)) {
-    auto flavors = policy::status_flavors(old_status);
-    auto resize = policy::resize_violations(*spec, flavors);
-    invalid.insert(invalid.end(), resize.begin(), resize.end());
-  }
-
+  Decision decision = decide(*observed);
   Outcome outcome;
-  // A failed write does not stop the others, nor the status: it is reported, then retried
-  // with backoff.
-  std::optional<std::string> failure;
-  auto note = [&failure](std::expected<void, std::string> r) {
-    if (!r && !failure) failure = r.error();
-  };
-  std::optional<policy::PoolPlan> plan;
-  std::vector<policy::PluginStatus> plugins;
-  if (invalid.empty() && !network) {
-    recover_claims(name, nodes, records,
-                   policy::pool_created(previous_phase) ? policy::Operation::Resize
+  if (decision.valid()) {
+    settle_admissions(*observed, outcome);
+    decision.plan = plan(*observed, decision);
+    act(*observed, decision, outcome);
+  }
+  return report(*observed, decision, outcome);
+}
+
+std::optional<PoolReconciler::Observation> PoolReconciler::observe(const std::string& name) {
+  Observation o;
+  o.pool = ctx_.caches.pools->store().get(name);
+  if (!o.pool) return std::nullopt;
+  o.now = ctx_.clock->now();
+  o.catalog = ctx_.catalog->get();
+  // Claims and releases wait until the cache shows the previous ones. Asked before the nodes
+  // are observed: the cache only moves forward, so what is observed next includes them, while
+  // asking afterwards could plan from a view older than the expectations it just dropped.
+  o.waiting =
+      ctx_.expectations->pending(name, o.now, [&](const std::string& node, Expectations::Kind k) {
+        auto cached = ctx_.caches.nodes->store().get(node);
+        auto label = cached ? cached->meta.labels.get(policy::kPoolLabel) : std::nullopt;
+        return k == Expectations::Kind::InPool ? (label && *label == name) : !label;
+      });
+  o.nodes = observe_nodes(name, *o.catalog);
+  o.old_status = o.pool->object.value("status", kube::Json::object());
+  o.previous_phase = policy::parse_pool_phase(o.old_status.value("phase", ""));
+  o.previous_conditions =
+      policy::conditions_from_json(o.old_status.value("conditions", kube::Json::array()));
+  o.records = policy::records_from_json(o.old_status.value("records", kube::Json::array()));
+  o.delete_first = pending_deletes(name);
+  return o;
+}
+
+PoolReconciler::Decision PoolReconciler::decide(const Observation& o) const {
+  Decision d;
+  // The spec (P1–P5, P11, P13), the resize rules (P10), the network (P3).
+  if (auto checked = policy::check_pool(o.pool->object, *o.catalog)) {
+    d.spec = std::move(*checked);
+  } else {
+    d.invalid = checked.error();
+  }
+  if (d.spec) d.network_problem = network_problem(ctx_, d.spec->network);
+  if (d.spec && policy::pool_created(o.previous_phase)) {
+    auto resize = policy::resize_violations(*d.spec, policy::status_flavors(o.old_status));
+    d.invalid.insert(d.invalid.end(), resize.begin(), resize.end());
+  }
+  return d;
+}
+
+void PoolReconciler::settle_admissions(Observation& o, Outcome& out) {
+  recover_claims(o.name(), o.nodes, o.records,
+                 policy::pool_created(o.previous_phase) ? policy::Operation::Resize
                                                         : policy::Operation::Create,
-                   outcome);
-    // Nodes whose admission ended leave the P6 window before the next claims are planned.
-    note(admit(name, nodes, *catalog, outcome));
-    auto free = free_nodes(catalog);
-    std::vector<policy::PoolNode> pool_nodes;
-    for (const auto& n : nodes)
-      pool_nodes.push_back(n.pool_node);
-    policy::PlanOptions options;
-    options.resize_allowed = policy::resize_allowed(previous_phase);
-    auto desired = policy::desired_groups(*spec);
-    plan = policy::plan_pool(desired, pool_nodes, free, options);
+                 out);
+  out.note(admit(o.name(), o.nodes, *o.catalog, out));
+}
 
-    if (waiting) {
-      outcome.busy = true;
-    } else {
-      note(claim(name, *spec, *plan, outcome));
-      if (!plan->releases.empty()) note(release(name, plan->releases, nodes, outcome));
-    }
-    // Job-type labels follow the spec on a Running pool (P12), and from the start on a new one.
-    if (!policy::pool_created(previous_phase) || previous_phase == policy::PoolPhase::Running) {
-      note(set_job_types(*spec, nodes));
-    }
-    auto installed = sync_plugins(pool, spec->job_types, static_cast<int>(nodes.size()));
-    if (installed)
-      plugins = std::move(*installed);
-    else
-      note(std::unexpected(installed.error()));
-  }
+policy::PoolPlan PoolReconciler::plan(const Observation& o, const Decision& d) {
+  std::vector<policy::PoolNode> pool_nodes;
+  for (const auto& n : o.nodes)
+    pool_nodes.push_back(n.pool_node);
+  policy::PlanOptions options;
+  options.resize_allowed = policy::resize_allowed(o.previous_phase);
+  options.delete_first = o.delete_first;
+  return policy::plan_pool(policy::desired_groups(*d.spec), pool_nodes, free_nodes(o.catalog),
+                           options);
+}
 
-  // Report.
-  std::vector<policy::PoolNode> reported;
-  for (const auto& n : nodes)
-    reported.push_back(n.pool_node);
-  policy::PoolObservation observation;
-  observation.generation = pool.meta.generation;
-  observation.previous_phase = previous_phase;
-  observation.invalid = invalid;
-  observation.network_problem = network;
-  observation.nodes = reported;
-  observation.plan = plan ? &*plan : nullptr;
-  observation.scale_in_blocked = outcome.scale_in_blocked;
-  auto status = policy::derive_pool_status(observation, previous_conditions, now);
-  status.plugins = plugins;
-
-  // P9 records.
-  // Operations ended by this status; counted once it is written.
-  std::vector<std::pair<std::string, std::string>> ended;
-  const auto unrecorded = unrecorded_.add(name, outcome.claimed, outcome.released);
-  const bool created_before = policy::pool_created(previous_phase);
-  if (!created_before) {
-    policy::begin_record(records, policy::Operation::Create, now, "creating the pool");
-    policy::note_nodes(records, policy::Operation::Create, unrecorded.claimed);
-    if (status.phase == policy::PoolPhase::Running || status.phase == policy::PoolPhase::Abnormal) {
-      policy::end_record(records, policy::Operation::Create, policy::RecordPhase::Succeeded, now,
-                         "pool created with " + std::to_string(status.nodes.total) + " nodes");
-      ended.emplace_back("Create", "Succeeded");
-    } else if (status.phase == policy::PoolPhase::Failed) {
-      policy::end_record(records, policy::Operation::Create, policy::RecordPhase::Failed, now,
-                         policy::join(invalid));
-      ended.emplace_back("Create", "Failed");
-    }
-  } else if (plan) {
-    const bool resizing = !unrecorded.claimed.empty() || !unrecorded.released.empty() ||
-                          policy::running_record(records, policy::Operation::Resize);
-    if (resizing) {
-      policy::begin_record(records, policy::Operation::Resize, now, "resizing the pool");
-      policy::note_nodes(records, policy::Operation::Resize, unrecorded.claimed);
-      policy::note_nodes(records, policy::Operation::Resize, unrecorded.released);
-      if (plan->settled() && outcome.claimed.empty() && outcome.released.empty() &&
-          status.nodes.creating == 0 && status.nodes.deleting == 0) {
-        policy::end_record(records, policy::Operation::Resize, policy::RecordPhase::Succeeded, now,
-                           "pool resized to " + std::to_string(status.nodes.total) + " nodes");
-        ended.emplace_back("Resize", "Succeeded");
-      }
-    }
+void PoolReconciler::act(Observation& o, const Decision& d, Outcome& out) {
+  const std::string& name = o.name();
+  const policy::PoolPlan& plan = *d.plan;
+  if (o.waiting) {
+    out.busy = true;
+  } else {
+    out.note(claim(name, *d.spec, plan, out));
+    if (!plan.keeps.empty()) out.note(keep(plan.keeps, o.nodes, out));
+    if (!plan.releases.empty()) out.note(release(name, plan.releases, o.nodes, out));
   }
-  status.records = policy::prune_records(std::move(records), now);
-
-  kube::Json next = policy::to_json(status);
-  auto written = write_status(pool, next);
-  if (!written) {
-    // A stale cache (usually our own last status write not seen yet): the watch event that
-    // brings the newer pool enqueues it again. No rate-limited requeue: its per-key backoff
-    // grows with every conflict and would pace a creation at hundreds of ms per batch.
-    if (written.error() == "conflict")
-      return runtime::ReconcileResult::after(std::chrono::seconds(1));
-    return std::unexpected(written.error());
-  }
-  unrecorded_.recorded(name);
-  for (const auto& [operation, result] : ended)
-    ctx_.metrics->count_operation(name, operation, result);
-  if (*written) {
-    for (const auto& e : policy::pool_events(policy::summary_from_status_json(old_status),
-                                             policy::summarize(status))) {
-      ctx_.events->event(
-          reference_to(pool),
-          e.type == "Warning" ? runtime::EventType::Warning : runtime::EventType::Normal, e.reason,
-          "Reconcile", e.message);
-    }
-    std::optional<std::int64_t> observed;
-    if (old_status.contains("observedGeneration"))
-      observed = old_status["observedGeneration"].get<std::int64_t>();
-    if (auto op = policy::audited_change(policy::AuditedKind::Pool, observed, pool.meta.generation,
-                                         false, false)) {
-      policy::AuditRecord audit{
-          *op,
-          name,
-          std::nullopt,
-          std::nullopt,
-          now,
-          invalid.empty() ? policy::AuditResult::Success : policy::AuditResult::Failure,
-          invalid.empty() ? "accepted" : policy::join(invalid)};
-      write_audit(policy::audit_line(audit));
-      ctx_.events->event(reference_to(pool), runtime::EventType::Normal,
-                         std::string(policy::to_string(*op)), "Audit",
-                         std::string(policy::to_string(*op)) + " recorded.");
-    }
-  }
-
-  // Metrics.
-  std::map<std::string, std::map<std::string, int>> by_flavor_state;
-  for (const auto& n : nodes) {
-    by_flavor_state[n.pool_node.flavor][std::string(policy::to_string(n.pool_node.state.state))] +=
-        1;
-  }
-  ctx_.metrics->set_pool_nodes(name, by_flavor_state);
-  ctx_.metrics->set_pool_phase(name, std::string(policy::to_string(status.phase)));
-
-  if (failure) return std::unexpected(*failure);  // reported on the pool by the controller
-  // Look again while something moves; events bring the pool back sooner.
-  if (outcome.busy || (plan && !plan->settled()) || status.nodes.creating > 0 ||
-      status.nodes.deleting > 0) {
-    return runtime::ReconcileResult::after(std::chrono::seconds(2));
-  }
-  return runtime::ReconcileResult::done();
+  // Job-type labels follow the spec on a Running pool (P12), and from the start on a new one.
+  if (!policy::pool_created(o.previous_phase) || o.previous_phase == policy::PoolPhase::Running)
+    out.note(set_job_types(*d.spec, o.nodes));
+  auto installed = sync_plugins(*o.pool, d.spec->job_types, static_cast<int>(o.nodes.size()));
+  if (installed)
+    out.plugins = std::move(*installed);
+  else
+    out.note(std::unexpected(installed.error()));
 }
 
 }  // namespace respool::reconcilers

@@ -2,10 +2,12 @@
 // The ResourcePool controller: observe the pool, its nodes, the free nodes and its plug-ins
 // from the caches; decide with the policy functions; act (claim, admit, drain, release,
 // install); report status, events, records, audit lines and metrics. See RULES.md P1–P14,
-// N9, F1–F5, A1.
+// N9, F1–F5, A1. Node operations (N1–N8) are the NodeOperation controller's; this one keeps
+// the pool's counts around them (policy/pool_plan.hpp) and keeps their ledger in its status.
 
 #include <expected>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,7 +17,6 @@
 #include "reconcilers/policy/pool_plan.hpp"
 #include "reconcilers/policy/pool_status.hpp"
 #include "reconcilers/policy/records.hpp"
-#include "reconcilers/resourcepool/expectations.hpp"
 #include "reconcilers/resourcepool/unrecorded.hpp"
 
 namespace respool::reconcilers {
@@ -33,13 +34,54 @@ class PoolReconciler {
   std::expected<runtime::ReconcileResult, std::string> reconcile(const std::string& name);
 
  private:
+  // What a reconcile read from the caches.
+  struct Observation {
+    std::shared_ptr<const kube::Unstructured> pool;
+    runtime::TimePoint now{};
+    std::shared_ptr<const policy::Catalog> catalog;
+    bool waiting = false;  // earlier claims or releases not in the cache yet
+    std::vector<ObservedNode> nodes;
+    kube::Json old_status;
+    std::optional<policy::PoolPhase> previous_phase;
+    std::vector<policy::Condition> previous_conditions;
+    std::vector<policy::Record> records;
+    std::vector<std::string> delete_first;  // nodes named by Delete operations not yet marked
+    const std::string& name() const { return pool->meta.name; }
+  };
+  // What the rules make of it.
+  struct Decision {
+    std::optional<policy::ResourcePoolSpec> spec;
+    std::vector<policy::Violation> invalid;
+    std::optional<std::string> network_problem;
+    std::optional<policy::PoolPlan> plan;  // made once the round's admissions are settled
+    bool valid() const { return invalid.empty() && !network_problem; }
+  };
+  // What the writes did.
   struct Outcome {
     std::vector<std::string> claimed, admitted, released;
     std::optional<std::string> scale_in_blocked;
     bool busy = false;  // something is still moving: look again soon
+    std::vector<policy::PluginStatus> plugins;
+    std::optional<std::string> failure;  // the first write that failed (retried with backoff)
+    void note(std::expected<void, std::string> r) {
+      if (!r && !failure) failure = r.error();
+    }
   };
 
+  // observe → decide → (settle admissions → plan → act) → report.
+  std::optional<Observation> observe(const std::string& name);
+  Decision decide(const Observation& o) const;
+  // Nodes whose admission ended leave the P6 window before the plan's claims are chosen; claims
+  // an earlier run did not record are recorded now.
+  void settle_admissions(Observation& o, Outcome& out);
+  policy::PoolPlan plan(const Observation& o, const Decision& d);
+  void act(Observation& o, const Decision& d, Outcome& out);
+  std::expected<runtime::ReconcileResult, std::string> report(const Observation& o,
+                                                              const Decision& d, Outcome& out);
+  void forget(const std::string& name);
+
   std::vector<ObservedNode> observe_nodes(const std::string& pool, const policy::Catalog& catalog);
+  std::vector<std::string> pending_deletes(const std::string& pool) const;
   std::vector<policy::FreeNode> free_nodes(const FreeNodeIndex::CatalogPtr& catalog);
   int running_jobs(const std::string& node) const;
 
@@ -59,6 +101,9 @@ class PoolReconciler {
   std::expected<void, std::string> release(const std::string& pool,
                                            const std::vector<std::string>& names,
                                            const std::vector<ObservedNode>& nodes, Outcome& out);
+  // Undoes the release of `names`: their group needs them again.
+  std::expected<void, std::string> keep(const std::vector<std::string>& names,
+                                        const std::vector<ObservedNode>& nodes, Outcome& out);
   std::expected<std::vector<policy::PluginStatus>, std::string> sync_plugins(
       const kube::Unstructured& pool, const std::vector<policy::JobType>& job_types,
       int pool_nodes);
@@ -67,11 +112,13 @@ class PoolReconciler {
   std::expected<runtime::ReconcileResult, std::string> reconcile_deletion(
       const kube::Unstructured& pool, std::vector<ObservedNode>& nodes);
 
+  // Writes `status`, keeping the node-operation ledger the other controller keeps there.
   std::expected<bool, std::string> write_status(const kube::Unstructured& pool,
-                                                const nlohmann::json& status);
+                                                nlohmann::json status);
+  void emit_events(const kube::Unstructured& pool, const nlohmann::json& old_status,
+                   const policy::PoolStatus& status, const Decision& d, runtime::TimePoint now);
 
   Context& ctx_;
-  Expectations expectations_;
   UnrecordedNodes unrecorded_;
 };
 

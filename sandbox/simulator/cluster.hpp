@@ -28,6 +28,9 @@ struct Timing {
   runtime::Duration termination{std::chrono::seconds(1)};
   // A driver pod has run this long before the node's driver label shows its version.
   runtime::Duration driver_install{std::chrono::seconds(10)};
+  // A node reset pod (respool.io/reset-os) runs this long, unless the pod or its node says
+  // otherwise (sandbox.respool.io/run-seconds, sandbox.respool.io/reset-seconds).
+  runtime::Duration node_reset{std::chrono::seconds(60)};
   // Writes the informers have not shown after this long are forgotten.
   runtime::Duration expectations_ttl{std::chrono::minutes(5)};
 };

@@ -18,6 +18,13 @@ inline constexpr const char* kFaultAnnotation = "sandbox.respool.io/fault";
 // exactly that, across restarts of the simulator.
 inline constexpr const char* kFaultAppliedAnnotation = "sandbox.respool.io/fault-applied";
 
+// Node resets (respool's NodeOperation runs a Job whose pod is annotated respool.io/reset-os on
+// the node): on a node, how long its reset takes (simulated seconds) and the exit code it ends
+// with (non-zero: the reset fails), to play slow and failing resets on demand.
+inline constexpr const char* kResetOsAnnotation = "respool.io/reset-os";
+inline constexpr const char* kResetSecondsAnnotation = "sandbox.respool.io/reset-seconds";
+inline constexpr const char* kResetExitCodeAnnotation = "sandbox.respool.io/reset-exit-code";
+
 // The driver version: on a driver pod (annotation) and on the node that runs it (label).
 inline constexpr const char* kDriverVersion = "respool.io/driver-version";
 inline constexpr const char* kIsolationTaintPrefix = "isolation.respool.io/";

@@ -22,8 +22,9 @@ std::optional<double> number_annotation(const Json& pod, const char* key) {
   return v;
 }
 
-int exit_code_of(const Json& pod) {
+int exit_code_of(const Json& pod, const Json& node) {
   auto text = annotation(pod, kExitCodeAnnotation);
+  if (!text && annotation(pod, kResetOsAnnotation)) text = annotation(node, kResetExitCodeAnnotation);
   if (!text) return 0;
   int v = 0;
   auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), v);
@@ -125,12 +126,18 @@ std::expected<ReconcileResult, std::string> Kubelet::reconcile(const std::string
     return ReconcileResult::done();  // the update comes back and schedules the end
   }
   auto run_seconds = number_annotation(pod, kRunSecondsAnnotation);
+  if (!run_seconds && annotation(pod, kResetOsAnnotation)) {
+    // A node reset: as long as its node says, else the simulator's reset time.
+    run_seconds = number_annotation(node->object, kResetSecondsAnnotation);
+    if (!run_seconds)
+      run_seconds = std::chrono::duration<double>(cluster_.timing.node_reset).count();
+  }
   if (!run_seconds) return ReconcileResult::done();
   auto started = kube::parse_time(string_at(pod, {"status", "startTime"}));
   if (!started) started = now;
   const auto end = *started + seconds(*run_seconds);
   if (now < end) return ReconcileResult::after(end - now);
-  if (auto w = write_status(pod, terminated_status(pod, exit_code_of(pod), now)); !w)
+  if (auto w = write_status(pod, terminated_status(pod, exit_code_of(pod, node->object), now)); !w)
     return std::unexpected(w.error());
   return ReconcileResult::done();
 }

@@ -123,6 +123,7 @@ std::expected<std::unique_ptr<Simulator>, std::string> Simulator::start(kube::Cl
   sim::Timing timing;
   timing.termination = options.termination;
   timing.driver_install = options.driver_install;
+  timing.node_reset = options.node_reset;
   impl->cluster = std::make_unique<sim::Cluster>(sim::Cluster{c, clock, *impl->nodes, *impl->pods,
                                                               *impl->daemonsets, *impl->jobs,
                                                               *impl->revisions, timing});

@@ -32,6 +32,8 @@ struct SimulatorOptions {
   // period if shorter); a driver pod runs `driver_install` before the node's label changes.
   runtime::Duration termination = std::chrono::seconds(1);
   runtime::Duration driver_install = std::chrono::seconds(10);
+  // A node reset pod runs this long (see keys.hpp for the per-node controls).
+  runtime::Duration node_reset = std::chrono::seconds(60);
   // Real time allowed for the first list of every informer.
   std::chrono::seconds sync_timeout{60};
 };

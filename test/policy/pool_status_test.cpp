@@ -263,10 +263,10 @@ TEST_CASE("status JSON has the API's shape", "[policy][status]") {
   CHECK(out["observedGeneration"] == 4);
   CHECK(out["phase"] == "Running");
   CHECK(out["nodes"] == json::parse(R"({"total": 3, "available": 2, "abnormal": 1, "creating": 0,
-    "queuing": 0, "deleting": 0, "upgrading": 0, "reserved": 0})"));
+    "queuing": 0, "deleting": 0, "upgrading": 0, "reserved": 0, "resetting": 0})"));
   CHECK(out["resources"][0] == json::parse(R"({"flavor": "gpu-8x-a100", "desired": 2, "total": 2,
     "available": 1, "abnormal": 1, "creating": 0, "queuing": 0, "deleting": 0, "upgrading": 0,
-    "reserved": 0})"));
+    "reserved": 0, "resetting": 0})"));
   CHECK(out["resources"][1]["flavor"] == "cpu-64c");
   CHECK(out["conditions"].size() == 3);
   CHECK(out["conditions"][0]["lastTransitionTime"] == "2026-01-01T00:00:00Z");

@@ -1,0 +1,308 @@
+#include "reconcilers/nodeoperation/operation_reconciler.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "operator/runtime/log.hpp"
+#include "reconcilers/policy/keys.hpp"
+#include "reconcilers/policy/node_operation_ledger.hpp"
+#include "reconcilers/policy/pool_status.hpp"
+
+namespace respool::reconcilers {
+
+namespace {
+
+using kube::Json;
+
+bool has(const std::vector<std::string>& list, std::string_view item) {
+  return std::find(list.begin(), list.end(), item) != list.end();
+}
+
+// Whether the pool's driver is being upgraded (N6): its DriverUpgrading condition, or phase.
+bool driver_upgrading(const Json& status) {
+  if (status.value("phase", "") == "Upgrading") return true;
+  for (const auto& c : status.value("conditions", Json::array())) {
+    if (c.value("type", "") == "DriverUpgrading" && c.value("status", "") == "True") return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::string OperationReconciler::reset_job_name(const std::string& operation,
+                                                const std::string& node) {
+  // FNV-1a: stable across restarts and versions, so a restarted operator finds its Job.
+  std::uint64_t h = 1469598103934665603ULL;
+  for (unsigned char c : operation + "/" + node) {
+    h ^= c;
+    h *= 1099511628211ULL;
+  }
+  char out[40];
+  std::snprintf(out, sizeof out, "respool-reset-%016llx", static_cast<unsigned long long>(h));
+  return out;
+}
+
+OperationReconciler::Operation* OperationReconciler::Observation::operation(
+    const std::string& name) {
+  for (Operation& op : operations) {
+    if (op.name() == name) return &op;
+  }
+  return nullptr;
+}
+
+OperationReconciler::Observation OperationReconciler::observe(const std::string& pool) {
+  Observation o;
+  o.pool = pool;
+  o.now = ctx_.clock->now();
+  o.catalog = ctx_.catalog->get();
+  o.pool_object = ctx_.caches.pools->store().get(pool);
+  if (o.pool_object) {
+    const Json status = o.pool_object->object.value("status", Json::object());
+    o.ledger = policy::ledger_from_json(status.value("nodeOperations", Json::object()));
+    o.driver_upgrading = driver_upgrading(status);
+    if (auto spec = policy::check_pool(o.pool_object->object, *o.catalog)) o.pool_spec = *spec;
+  }
+  for (const auto& node : ctx_.caches.nodes->store().by_index(kByPool, pool)) {
+    o.pool_nodes.push_back(policy::pool_node(*ctx_.node_views->view(node), *o.catalog, 0));
+  }
+  o.pool_size = o.pool_spec ? o.pool_spec->desired_nodes() : int(o.pool_nodes.size());
+  for (const auto& object : ctx_.caches.operations->store().by_index(kByPool, pool)) {
+    Operation op;
+    op.object = object;
+    if (auto spec = policy::check_node_operation(object->object)) {
+      op.spec = std::move(*spec);
+    } else {
+      op.invalid = spec.error();
+    }
+    op.old_status = policy::operation_status_from_json(object->object.value("status", Json()));
+    op.status = op.old_status;
+    op.status.observed_generation = object->meta.generation;
+    op.deleting = object->meta.deletion_timestamp.has_value();
+    if (op.spec) {  // every node of the spec has its entry, in spec order
+      std::vector<policy::NodeProgress> nodes;
+      for (const std::string& n : op.spec->nodes) {
+        const policy::NodeProgress* old = op.status.node(n);
+        nodes.push_back(old ? *old : policy::NodeProgress{n});
+      }
+      op.status.nodes = std::move(nodes);
+    }
+    o.operations.push_back(std::move(op));
+  }
+  std::sort(o.operations.begin(), o.operations.end(), [](const Operation& a, const Operation& b) {
+    return std::tie(a.object->meta.creation_timestamp, a.object->meta.name) <
+           std::tie(b.object->meta.creation_timestamp, b.object->meta.name);
+  });
+  return o;
+}
+
+std::expected<runtime::ReconcileResult, std::string> OperationReconciler::reconcile(
+    const std::string& pool) {
+  auto held = ctx_.pool_locks->lock(pool);
+  Observation o = observe(pool);
+  Round round;
+
+  auto finalized = keep_finalizers(o);
+  if (!finalized) return std::unexpected(finalized.error());
+  if (*finalized) return runtime::ReconcileResult::done();  // the updates bring the pool back
+
+  // Decide: end what is orphaned, drop what is over, admit what may start.
+  abort_orphans(o);
+  settle_ledger(o);
+  std::vector<policy::OpenOperation> open;
+  for (const Operation& op : o.operations) {
+    if (op.deleting || policy::is_terminal(op.status.phase)) continue;
+    policy::OpenOperation x;
+    x.name = op.name();
+    x.created = op.object->meta.creation_timestamp;
+    x.spec = op.spec;
+    x.invalid = op.invalid;
+    for (const auto& n : op.status.nodes) {
+      if (policy::is_terminal(n.phase)) x.ended.insert(n.name);
+      if (n.phase != policy::NodePhase::Pending) x.started = true;
+    }
+    open.push_back(std::move(x));
+  }
+  policy::AdmissionInput in;
+  in.pool_exists = o.pool_object && !o.pool_object->meta.deletion_timestamp;
+  in.pool = pool;
+  in.pool_size = o.pool_size;
+  in.nodes = o.pool_nodes;
+  in.driver_upgrading = o.driver_upgrading;
+  in.limits = o.catalog->replacement_limits;
+  in.now = o.now;
+  policy::Admission admission = policy::admit(in, o.ledger, std::move(open));
+
+  // Act: the ledger first, guarded, so that no decision from a stale view touches a node.
+  if (o.pool_object) {
+    auto written = write_ledger(o, admission.ledger);
+    if (!written) {
+      if (written.error() == "conflict") return runtime::ReconcileResult::after(std::chrono::seconds(1));
+      return std::unexpected(written.error());
+    }
+    o.ledger = admission.ledger;
+  }
+  apply_admission(o, admission);
+  for (const policy::ActiveNode& active : std::vector<policy::ActiveNode>(o.ledger.active)) {
+    Operation* op = o.operation(active.operation);
+    if (op) advance(o, *op, active, round);
+  }
+
+  // Report, then restore what ended (its ending is written first).
+  report(o, round);
+  for (const policy::ActiveNode& active : o.ledger.active) {
+    if (auto ended = ending(o, active)) round.note(restore_node(o, active, *ended));
+  }
+  if (auto expiry = retain(o)) round.at(*expiry);
+
+  if (round.failure) return std::unexpected(*round.failure);
+  if (round.busy || !o.ledger.active.empty()) round.at(o.now + std::chrono::seconds(5));
+  if (round.wake) {
+    auto wait = std::max<runtime::Duration>(*round.wake - o.now, std::chrono::milliseconds(100));
+    return runtime::ReconcileResult::after(wait);
+  }
+  return runtime::ReconcileResult::done();
+}
+
+std::expected<bool, std::string> OperationReconciler::keep_finalizers(Observation& o) {
+  bool wrote = false;
+  for (const Operation& op : o.operations) {
+    const auto& f = op.object->meta.finalizers;
+    const bool present = has(f, policy::kNodeOperationFinalizer);
+    // A deleted operation lets go once none of its nodes is in the ledger any more.
+    const bool want = !op.deleting || o.ledger.active_of(op.name()) > 0;
+    if (present == want) continue;
+    Json list = Json::array();
+    for (const auto& x : f) {
+      if (x != policy::kNodeOperationFinalizer) list.push_back(x);
+    }
+    if (want) list.push_back(policy::kNodeOperationFinalizer);
+    Json patch = {{"metadata",
+                   {{"finalizers", list}, {"resourceVersion", op.object->meta.resource_version}}}};
+    auto r = ctx_.client->patch(kube::resources::nodeoperations, "", op.name(),
+                                kube::PatchType::Merge, patch);
+    if (!r && !r.error().is(kube::Error::Kind::Conflict) &&
+        !r.error().is(kube::Error::Kind::NotFound))
+      return std::unexpected("finalizer of NodeOperation " + op.name() + ": " + r.error().describe());
+    // A deleted operation that let go is gone; a new one comes back with its finalizer.
+    wrote = wrote || want;
+  }
+  return wrote;
+}
+
+void OperationReconciler::abort_orphans(Observation& o) {
+  for (const policy::ActiveNode& a : o.ledger.active) {
+    Operation* op = o.operation(a.operation);
+    if (!op || !op->deleting) continue;
+    policy::NodeProgress* p = op->status.node(a.node);
+    if (p && !policy::is_terminal(p->phase)) {
+      p->phase = policy::NodePhase::Failed;
+      p->reason = "Aborted";
+      p->message = "the NodeOperation was deleted; what it did to the node is undone";
+      p->add_step("Failed", o.now, p->message);
+    }
+  }
+}
+
+std::optional<policy::NodePhase> OperationReconciler::ending(Observation& o,
+                                                             const policy::ActiveNode& active) {
+  Operation* op = o.operation(active.operation);
+  if (!op || !op->spec) return policy::NodePhase::Failed;
+  const policy::NodeProgress* p = op->status.node(active.node);
+  if (!p) return policy::NodePhase::Failed;
+  if (policy::is_terminal(p->phase)) return p->phase;
+  return std::nullopt;
+}
+
+void OperationReconciler::settle_ledger(Observation& o) {
+  std::erase_if(o.ledger.active, [&](const policy::ActiveNode& a) {
+    // Only parts whose ending a status already holds: the old status, as the cache has it.
+    Operation* op = o.operation(a.operation);
+    const policy::NodeProgress* p = op ? op->old_status.node(a.node) : nullptr;
+    std::optional<policy::NodePhase> ended;
+    if (!op || !op->spec)
+      ended = policy::NodePhase::Failed;
+    else if (p && policy::is_terminal(p->phase))
+      ended = p->phase;
+    if (!ended) return false;
+    const policy::OperatedNode f = facts(o, a.operation, a.node);
+    const bool job = ctx_.caches.reset_jobs->store().get(ctx_.operator_namespace + "/" +
+                                                         reset_job_name(a.operation, a.node)) !=
+                     nullptr;
+    return !policy::restore(a.type, *ended, f).needed() && !job;
+  });
+}
+
+std::expected<bool, std::string> OperationReconciler::write_ledger(const Observation& o,
+                                                                   const policy::Ledger& next) {
+  const Json old = o.pool_object->object.value("status", Json::object())
+                       .value("nodeOperations", Json::object());
+  const policy::Budget b = policy::budget(next, o.pool_size, o.catalog->replacement_limits, o.now);
+  Json wanted = policy::to_json(b, next);
+  if (old == wanted) return false;
+  if (!wanted.contains("nextReplacementTime")) wanted["nextReplacementTime"] = nullptr;
+  Json patch = {{"metadata", {{"resourceVersion", o.pool_object->meta.resource_version}}},
+                {"status", {{"nodeOperations", wanted}}}};
+  kube::WriteOptions options;
+  options.subresource = "status";
+  auto r = ctx_.client->patch(kube::resources::resourcepools, "", o.pool, kube::PatchType::Merge,
+                              patch, options);
+  if (!r) {
+    if (r.error().is(kube::Error::Kind::Conflict) || r.error().is(kube::Error::Kind::NotFound))
+      return std::unexpected(std::string("conflict"));
+    return std::unexpected("writing the node-operation ledger of pool " + o.pool + ": " +
+                           r.error().describe());
+  }
+  ctx_.metrics->set_node_operation_budget(o.pool, b);
+  return true;
+}
+
+void OperationReconciler::apply_admission(Observation& o, const policy::Admission& a) {
+  for (Operation& op : o.operations) {
+    if (op.deleting || policy::is_terminal(op.status.phase)) continue;
+    if (auto r = a.rejected.find(op.name()); r != a.rejected.end()) {
+      op.status.phase = policy::OperationPhase::Rejected;
+      op.status.reason = r->second.reason;
+      op.status.message = r->second.message;
+      continue;
+    }
+    if (auto f = a.failed.find(op.name()); f != a.failed.end()) {
+      for (const auto& [node, why] : f->second) {
+        if (policy::NodeProgress* p = op.status.node(node)) {
+          p->phase = policy::NodePhase::Failed;
+          p->reason = why.reason;
+          p->message = why.message;
+          p->add_step("Failed", o.now, why.message);
+        }
+      }
+    }
+    for (const policy::ActiveNode& s : a.started) {
+      if (s.operation != op.name()) continue;
+      if (policy::NodeProgress* p = op.status.node(s.node)) {
+        p->phase = policy::NodePhase::Running;
+        p->start = s.start;
+        p->reason.clear();
+        p->message.clear();
+      }
+    }
+    // Nodes the ledger holds are running even if a lost status write never said so.
+    for (const policy::ActiveNode& l : o.ledger.active) {
+      if (l.operation != op.name()) continue;
+      policy::NodeProgress* p = op.status.node(l.node);
+      if (p && p->phase == policy::NodePhase::Pending) {
+        p->phase = policy::NodePhase::Running;
+        p->start = l.start;
+      }
+    }
+    if (auto w = a.waiting.find(op.name()); w != a.waiting.end()) {
+      op.waiting = w->second;
+      for (auto& p : op.status.nodes) {
+        if (p.phase == policy::NodePhase::Pending) {
+          p.reason = w->second.reason;
+          p.message = w->second.message;
+        }
+      }
+    }
+  }
+}
+
+}  // namespace respool::reconcilers

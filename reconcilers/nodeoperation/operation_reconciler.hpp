@@ -1,0 +1,130 @@
+#pragma once
+// The NodeOperation controller: replaces, resets and deletes pool nodes within N1–N8. Its key is
+// the pool, not the operation: every decision about a pool's operations is made in one place,
+// by one worker, under the pool's lock (shared with the pool controller), from one ledger kept
+// in the pool's status and written before any node is touched (policy/node_operation_ledger.hpp).
+//   observe  the pool, its operations, nodes, pods, reset Jobs and free nodes, from the caches
+//   decide   admission (policy/node_operation_admission.hpp), then each active node's next
+//            step (policy/node_operation_steps.hpp)
+//   act      the ledger write, then guarded node patches, evictions, claims, reset Jobs
+//   report   each operation's status with its steps, events, audit lines (A1), metrics; and
+//            P9 retention of ended operations
+// Every stage of a node is visible in the cluster, so a restarted operator resumes where the
+// last one stopped; an ending is written to the operation's status before the node is restored.
+
+#include <expected>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "operator/runtime/controller.hpp"
+#include "reconcilers/context.hpp"
+#include "reconcilers/policy/audit.hpp"
+#include "reconcilers/policy/node_operation_admission.hpp"
+#include "reconcilers/policy/node_operation_status.hpp"
+#include "reconcilers/policy/node_operation_steps.hpp"
+#include "reconcilers/policy/spec.hpp"
+
+namespace respool::reconcilers {
+
+class OperationReconciler {
+ public:
+  explicit OperationReconciler(Context& context) : ctx_(context) {}
+  // `pool`: the pool whose operations to reconcile (the key).
+  std::expected<runtime::ReconcileResult, std::string> reconcile(const std::string& pool);
+
+  // The reset Job of a node in an operation (in the operator's namespace).
+  static std::string reset_job_name(const std::string& operation, const std::string& node);
+
+ private:
+  // One NodeOperation as observed, and the status this reconcile builds for it.
+  struct Operation {
+    std::shared_ptr<const kube::Unstructured> object;
+    std::optional<policy::NodeOperationSpec> spec;
+    std::vector<policy::Violation> invalid;
+    policy::OperationStatus old_status, status;
+    std::optional<policy::Verdict> waiting;  // why (some of) its nodes wait to start
+    bool deleting = false;
+    const std::string& name() const { return object->meta.name; }
+  };
+  struct Observation {
+    std::string pool;
+    std::shared_ptr<const kube::Unstructured> pool_object;  // null: no such pool
+    std::optional<policy::ResourcePoolSpec> pool_spec;      // null: invalid or no pool
+    std::shared_ptr<const policy::Catalog> catalog;
+    runtime::TimePoint now{};
+    std::vector<Operation> operations;  // oldest first
+    policy::Ledger ledger;
+    std::vector<policy::PoolNode> pool_nodes;
+    bool driver_upgrading = false;
+    int pool_size = 0;
+    Operation* operation(const std::string& name);
+  };
+  // What a round found worth looking again for, and when.
+  struct Round {
+    bool busy = false;
+    std::optional<runtime::TimePoint> wake;
+    std::optional<std::string> failure;
+    void at(runtime::TimePoint t) {
+      if (!wake || t < *wake) wake = t;
+    }
+    void note(std::expected<void, std::string> r) {
+      if (!r && !failure) failure = r.error();
+    }
+  };
+
+  Observation observe(const std::string& pool);
+  policy::OperatedNode facts(const Observation& o, const std::string& operation,
+                             const std::string& node) const;
+
+  // Finalizers: ours on every operation; a deleted one ends its nodes first.
+  std::expected<bool, std::string> keep_finalizers(Observation& o);
+  // Ends every node of operations being deleted or gone, so that they are restored.
+  void abort_orphans(Observation& o);
+  // Drops from the ledger the nodes whose part ended and that are restored.
+  void settle_ledger(Observation& o);
+  std::expected<bool, std::string> write_ledger(const Observation& o, const policy::Ledger& next);
+  void apply_admission(Observation& o, const policy::Admission& a);
+
+  // One active node: its steps as observed, its next step done.
+  void advance(Observation& o, Operation& op, const policy::ActiveNode& active, Round& round);
+  std::expected<void, std::string> mark(Observation& o, Operation& op, const std::string& node,
+                                        policy::NodeProgress& progress);
+  std::expected<void, std::string> drain(Operation& op, const std::string& node,
+                                         policy::NodeProgress& progress, Round& round);
+  std::expected<void, std::string> claim_replacement(Observation& o, Operation& op,
+                                                     const std::string& node,
+                                                     policy::NodeProgress& progress, Round& round);
+  std::expected<void, std::string> retire(Observation& o, Operation& op, const std::string& node,
+                                          const std::string& replacement,
+                                          policy::NodeProgress& progress);
+  std::expected<void, std::string> start_reset(Observation& o, Operation& op,
+                                               const std::string& node,
+                                               policy::NodeProgress& progress);
+  std::expected<void, std::string> readmit(Observation& o, const std::string& node,
+                                           policy::NodeProgress& progress);
+  // Undoes what is left on a node whose part ended (restore_patch), and its reset Job.
+  std::expected<void, std::string> restore_node(Observation& o, const policy::ActiveNode& active,
+                                                policy::NodePhase ended);
+  // How the part of an active node ended: its operation's status, or Failed when the operation
+  // is gone or invalid; nullopt while it goes on.
+  std::optional<policy::NodePhase> ending(Observation& o, const policy::ActiveNode& active);
+
+  // Writes the operations' statuses, with events and metrics for what changed.
+  void report(Observation& o, Round& round);
+  // P9: deletes the pool's ended operations past their retention; when to look again.
+  std::optional<runtime::TimePoint> retain(const Observation& o);
+
+  void audit(policy::AuditOperation op, const std::string& pool, const std::string& node,
+             const std::string& message);
+
+  Context& ctx_;
+  // Audit lines written whose step no status records yet (operation/node/step): a recovery
+  // after a lost status write must not write them twice.
+  std::set<std::string> audited_;
+};
+
+}  // namespace respool::reconcilers

@@ -1,0 +1,112 @@
+// Report: the pool's status (phase, conditions, counts, plug-ins, P9 records), its events (P8),
+// audit records (A1) and metrics, and when to look again.
+#include "operator/runtime/log.hpp"
+#include "reconcilers/policy/audit.hpp"
+#include "reconcilers/policy/pool_events.hpp"
+#include "reconcilers/resourcepool/pool_reconciler.hpp"
+
+namespace respool::reconcilers {
+
+std::expected<runtime::ReconcileResult, std::string> PoolReconciler::report(const Observation& o,
+                                                                           const Decision& d,
+                                                                           Outcome& out) {
+  const std::string& name = o.name();
+  std::vector<policy::PoolNode> reported;
+  for (const auto& n : o.nodes)
+    reported.push_back(n.pool_node);
+  policy::PoolObservation observation;
+  observation.generation = o.pool->meta.generation;
+  observation.previous_phase = o.previous_phase;
+  observation.invalid = d.invalid;
+  observation.network_problem = d.network_problem;
+  observation.nodes = reported;
+  observation.plan = d.plan ? &*d.plan : nullptr;
+  observation.scale_in_blocked = out.scale_in_blocked;
+  auto status = policy::derive_pool_status(observation, o.previous_conditions, o.now);
+  status.plugins = out.plugins;
+
+  // P9 records. The nodes of claims and releases that no written status has recorded yet are
+  // kept until one is (a status write can lose a race with the cache).
+  const auto unrecorded = unrecorded_.add(name, out.claimed, out.released);
+  std::vector<policy::Record> records = o.records;
+  policy::RecordRound round;
+  round.created_before = policy::pool_created(o.previous_phase);
+  round.planned = d.plan.has_value();
+  round.phase = std::string(policy::to_string(status.phase));
+  round.total_nodes = status.nodes.total;
+  round.invalid = policy::join(d.invalid);
+  round.claimed = unrecorded.claimed;
+  round.released = unrecorded.released;
+  round.moved_now = !out.claimed.empty() || !out.released.empty();
+  round.plan_settled = d.plan && d.plan->settled();
+  round.creating = status.nodes.creating;
+  round.deleting = status.nodes.deleting;
+  const auto ended = policy::track_pool_records(records, round, o.now);
+  status.records = policy::prune_records(std::move(records), o.now);
+
+  auto written = write_status(*o.pool, policy::to_json(status));
+  if (!written) {
+    // A stale cache (usually our own last status write not seen yet): the watch event that
+    // brings the newer pool enqueues it again. No rate-limited requeue: its per-key backoff
+    // grows with every conflict and would pace a creation at hundreds of ms per batch.
+    if (written.error() == "conflict")
+      return runtime::ReconcileResult::after(std::chrono::seconds(1));
+    return std::unexpected(written.error());
+  }
+  unrecorded_.recorded(name);
+  for (const auto& e : ended)
+    ctx_.metrics->count_operation(name, e.operation, e.result);
+  if (*written) emit_events(*o.pool, o.old_status, status, d, o.now);
+
+  std::map<std::string, std::map<std::string, int>> by_flavor_state;
+  for (const auto& n : o.nodes) {
+    by_flavor_state[n.pool_node.flavor][std::string(policy::to_string(n.pool_node.state.state))] +=
+        1;
+  }
+  ctx_.metrics->set_pool_nodes(name, by_flavor_state);
+  ctx_.metrics->set_pool_phase(name, std::string(policy::to_string(status.phase)));
+
+  if (out.failure) {
+    ctx_.events->event(reference_to(*o.pool), runtime::EventType::Warning, "ReconcileFailed",
+                       "Reconcile", *out.failure);
+    return std::unexpected(*out.failure);
+  }
+  // Look again while something moves; events bring the pool back sooner.
+  if (out.busy || (d.plan && !d.plan->settled()) || status.nodes.creating > 0 ||
+      status.nodes.deleting > 0) {
+    return runtime::ReconcileResult::after(std::chrono::seconds(2));
+  }
+  return runtime::ReconcileResult::done();
+}
+
+void PoolReconciler::emit_events(const kube::Unstructured& pool, const nlohmann::json& old_status,
+                                 const policy::PoolStatus& status, const Decision& d,
+                                 runtime::TimePoint now) {
+  for (const auto& e : policy::pool_events(policy::summary_from_status_json(old_status),
+                                           policy::summarize(status))) {
+    ctx_.events->event(reference_to(pool),
+                       e.type == "Warning" ? runtime::EventType::Warning
+                                           : runtime::EventType::Normal,
+                       e.reason, "Reconcile", e.message);
+  }
+  std::optional<std::int64_t> observed;
+  if (old_status.contains("observedGeneration"))
+    observed = old_status["observedGeneration"].get<std::int64_t>();
+  auto op = policy::audited_change(policy::AuditedKind::Pool, observed, pool.meta.generation,
+                                   false, false);
+  if (!op) return;
+  policy::AuditRecord audit{*op,
+                            pool.meta.name,
+                            std::nullopt,
+                            std::nullopt,
+                            now,
+                            d.invalid.empty() ? policy::AuditResult::Success
+                                              : policy::AuditResult::Failure,
+                            d.invalid.empty() ? "accepted" : policy::join(d.invalid)};
+  write_audit(policy::audit_line(audit));
+  ctx_.events->event(reference_to(pool), runtime::EventType::Normal,
+                     std::string(policy::to_string(*op)), "Audit",
+                     std::string(policy::to_string(*op)) + " recorded.");
+}
+
+}  // namespace respool::reconcilers
