@@ -31,14 +31,17 @@ SteadyDuration real_wait(Duration remaining_on_clock, double factor) {
 // Shared by RealClock and ScaledClock: wait on `cv` in real time until `deadline` on `clock`.
 bool wait_scaled(const Clock& clock, double factor, std::condition_variable& cv,
                  std::unique_lock<std::mutex>& lock, TimePoint deadline,
-                 const std::function<bool()>& stop) {
+                 const std::function<bool()>& stop,
+                 SteadyDuration slice = SteadyDuration::max()) {
   for (;;) {
     if (stop()) return true;
     const TimePoint now = clock.now();
     if (now >= deadline) return false;
-    cv.wait_for(lock, real_wait(deadline - now, factor));
+    cv.wait_for(lock, std::min(real_wait(deadline - now, factor), slice));
   }
 }
+
+constexpr SteadyDuration kScaledWaitSlice = std::chrono::milliseconds{100};
 
 }  // namespace
 
@@ -65,12 +68,12 @@ ScaledClock::ScaledClock(double factor, TimePoint start)
 TimePoint ScaledClock::now() const {
   const auto real_elapsed = std::chrono::steady_clock::now() - real_start_;
   const std::chrono::duration<double, std::nano> scaled = real_elapsed * factor_;
-  return start_ + std::chrono::duration_cast<Duration>(scaled);
+  return start_ + std::chrono::duration_cast<Duration>(scaled) + Duration(jumped_.load());
 }
 
 bool ScaledClock::wait_until(std::condition_variable& cv, std::unique_lock<std::mutex>& lock,
                              TimePoint deadline, const std::function<bool()>& stop) {
-  return wait_scaled(*this, factor_, cv, lock, deadline, stop);
+  return wait_scaled(*this, factor_, cv, lock, deadline, stop, kScaledWaitSlice);
 }
 
 struct ManualClock::State {

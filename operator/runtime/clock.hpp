@@ -3,6 +3,7 @@
 // run the operator and the sandbox on one simulated clock (ScaledClock: an hour in a minute) or
 // step it by hand (ManualClock: exact unit tests of decisions).
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstddef>
@@ -41,7 +42,9 @@ class RealClock final : public Clock {
                   TimePoint deadline, const std::function<bool()>& stop) override;
 };
 
-// Runs `factor` times faster than real time from `start` (the simulated origin).
+// Runs `factor` times faster than real time from `start` (the simulated origin). A test may
+// also jump it forward (a simulated day passes at once); waiters notice a jump within 100 ms of
+// real time, since they wait in slices no longer than that.
 class ScaledClock final : public Clock {
  public:
   explicit ScaledClock(double factor, TimePoint start = std::chrono::system_clock::now());
@@ -49,11 +52,13 @@ class ScaledClock final : public Clock {
   bool wait_until(std::condition_variable& cv, std::unique_lock<std::mutex>& lock,
                   TimePoint deadline, const std::function<bool()>& stop) override;
   double factor() const { return factor_; }
+  void jump(Duration d) { jumped_ += d.count(); }
 
  private:
   double factor_;
   TimePoint start_;
   std::chrono::steady_clock::time_point real_start_;
+  std::atomic<Duration::rep> jumped_{0};
 };
 
 // Moves only when told. Waiters are woken on every advance.

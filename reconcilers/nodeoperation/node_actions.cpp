@@ -44,6 +44,22 @@ bool job_condition(const Json& job, std::string_view type) {
 
 }  // namespace
 
+std::string OperationReconciler::delete_outcome(const Observation& o, const std::string& node,
+                                                const policy::OperatedNode& f) const {
+  if (f.replacement) return "left the pool; " + f.replacement->name + " took its place";
+  // Whose count went down with it, or a pool still waiting for a free node.
+  auto cached = ctx_.caches.nodes->store().get(node);
+  std::string flavor;
+  if (cached) flavor = policy::pool_node(*ctx_.node_views->view(cached), *o.catalog, 0).flavor;
+  const policy::FlavorRequest* request = o.pool_spec ? o.pool_spec->resource(flavor) : nullptr;
+  int have = 0;
+  for (const auto& n : o.pool_nodes)
+    have += n.flavor == flavor && !n.operation;
+  if (request && have < request->count)
+    return "left the pool; no free node has taken its place yet (the pool is queuing for one)";
+  return "left the pool; the pool's count went down with it, so no node takes its place";
+}
+
 policy::OperatedNode OperationReconciler::facts(const Observation& o, const std::string& operation,
                                                 const std::string& node) const {
   policy::OperatedNode f;
@@ -157,6 +173,8 @@ void OperationReconciler::advance(Observation& o, Operation& op, const policy::A
       p->message = "the pool drains and releases the node";
       break;
     case policy::NodeAction::End:
+      if (active.type == policy::NodeOperationType::Delete && d.phase == policy::NodePhase::Succeeded)
+        p->message = delete_outcome(o, active.node, f);
       p->phase = d.phase;
       p->add_step(d.phase == policy::NodePhase::Succeeded ? "Succeeded" : "Failed", o.now,
                   d.message);

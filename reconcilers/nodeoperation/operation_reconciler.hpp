@@ -79,6 +79,9 @@ class OperationReconciler {
   Observation observe(const std::string& pool);
   policy::OperatedNode facts(const Observation& o, const std::string& operation,
                              const std::string& node) const;
+  // What became of a deleted node's place (API.md, "Delete").
+  std::string delete_outcome(const Observation& o, const std::string& node,
+                             const policy::OperatedNode& f) const;
 
   // Finalizers: ours on every operation; a deleted one ends its nodes first.
   std::expected<bool, std::string> keep_finalizers(Observation& o);

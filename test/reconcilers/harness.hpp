@@ -97,7 +97,7 @@ class Harness {
   sandbox::Sandbox& sandbox() { return *sandbox_; }
   sandbox::Simulator& simulator() { return *sandbox_->simulator(); }
   runtime::Manager& manager() { return *manager_; }
-  runtime::Clock& clock() { return clock_; }
+  runtime::ScaledClock& clock() { return clock_; }
 
   void apply(const Json& object, const kube::Resource& resource) {
     auto created = client_->create(resource, object["metadata"].value("namespace", ""), object);

@@ -1,0 +1,113 @@
+#pragma once
+// Watches every Node change through the API (not the operator's status) and keeps, at every
+// change, how many nodes of a pool are in each kind of node operation, so that a test checks
+// limits as the cluster lived them, not as the operator reports them.
+
+#include <atomic>
+#include <map>
+#include <mutex>
+#include <set>
+#include <string>
+#include <thread>
+
+#include "test/reconcilers/harness.hpp"
+
+namespace respool::test {
+
+class NodeWatch {
+ public:
+  NodeWatch(kube::Client& client, std::string pool) : client_(client), pool_(std::move(pool)) {
+    auto list = client_.list(kube::resources::nodes, "");
+    REQUIRE(list);
+    for (const auto& n : (*list)["items"])
+      observe(n);
+    rv_ = (*list)["metadata"].value("resourceVersion", "");
+    thread_ = std::thread([this] { run(); });
+  }
+  ~NodeWatch() {
+    stop_ = true;  // the watch thread looks every 200 ms
+    thread_.join();
+  }
+
+  // The most nodes of the pool seen at once in an operation of `type` (Replace, Reset, Delete).
+  int most(const std::string& type) {
+    std::lock_guard lock(mu_);
+    return most_[type];
+  }
+  int most_in_admission() {
+    std::lock_guard lock(mu_);
+    return most_["admission"];
+  }
+  int events() {
+    std::lock_guard lock(mu_);
+    return events_;
+  }
+
+ private:
+  void run() {
+    while (!stop_) {
+      kube::WatchOptions o;
+      o.resource_version = rv_;
+      o.timeout_seconds = 30;
+      auto stream = client_.watch(kube::resources::nodes, "", o);
+      if (!stream) continue;
+      stream_ = std::move(*stream);
+      while (!stop_) {
+        auto line = stream_->next_line(std::chrono::milliseconds(200));
+        if (!line) {
+          if (line.error().is(kube::Error::Kind::Timeout)) continue;
+          break;
+        }
+        if (!*line) break;
+        auto event = kube::Json::parse(**line, nullptr, false);
+        if (event.is_discarded() || !event.contains("object")) continue;
+        const auto& object = event["object"];
+        if (event.value("type", "") == "BOOKMARK" || event.value("type", "") == "ERROR") {
+          rv_ = object["metadata"].value("resourceVersion", rv_);
+          continue;
+        }
+        if (event.value("type", "") == "DELETED") {
+          std::lock_guard lock(mu_);
+          state_.erase(object["metadata"].value("name", ""));
+        } else {
+          observe(object);
+        }
+        rv_ = object["metadata"].value("resourceVersion", rv_);
+      }
+    }
+  }
+
+  void observe(const kube::Json& node) {
+    const auto& meta = node["metadata"];
+    const std::string name = meta.value("name", "");
+    const kube::Json labels = meta.value("labels", kube::Json::object());
+    const kube::Json annotations = meta.value("annotations", kube::Json::object());
+    std::string kind;
+    if (labels.value("respool.io/pool", "") == pool_) {
+      kind = annotations.value("respool.io/node-operation-type", "");
+      if (kind.empty() && has_taint(node, "isolation.respool.io/A200008")) kind = "admission";
+    }
+    std::lock_guard lock(mu_);
+    ++events_;
+    state_[name] = kind;
+    std::map<std::string, int> now;
+    for (const auto& [n, k] : state_) {
+      if (!k.empty()) ++now[k];
+    }
+    for (const auto& [k, count] : now)
+      most_[k] = std::max(most_[k], count);
+  }
+
+  kube::Client& client_;
+  std::string pool_;
+  std::string rv_;
+  std::atomic<bool> stop_{false};
+  std::unique_ptr<kube::WatchStream> stream_;
+  std::thread thread_;
+  std::mutex mu_;
+  std::map<std::string, std::string> state_;  // node → operation type, "admission" or ""
+  std::map<std::string, int> most_;
+  int events_ = 0;
+};
+
+}  // namespace respool::test
