@@ -21,14 +21,14 @@ DomainMetrics::DomainMetrics(runtime::Registry& registry)
       nodes_in_operation_(registry.gauge("respool_nodes_in_operation",
                                          "Nodes of a pool in a NodeOperation, by type.",
                                          {"pool", "type"})),
-      replacements_in_window_(registry.gauge(
-          "respool_replacements_in_window",
-          "Replacements started in the pool in the last 24 hours (N1).", {"pool"})),
+      replacements_in_window_(
+          registry.gauge("respool_replacements_in_window",
+                         "Replacements started in the pool in the last 24 hours (N1).", {"pool"})),
       replacement_limit_(registry.gauge("respool_replacement_limit",
                                         "Replacements allowed in any 24 hours (N1).", {"pool"})),
-      concurrent_replacement_limit_(registry.gauge(
-          "respool_concurrent_replacement_limit", "Nodes that may be replaced at once (N2).",
-          {"pool"})) {}
+      concurrent_replacement_limit_(registry.gauge("respool_concurrent_replacement_limit",
+                                                   "Nodes that may be replaced at once (N2).",
+                                                   {"pool"})) {}
 
 void DomainMetrics::set_pool_nodes(
     const std::string& pool,

@@ -202,8 +202,8 @@ std::expected<std::unique_ptr<Operator>, std::string> setup(runtime::Manager& ma
     auto pool = u.object.value("spec", kube::Json::object()).value("pool", "");
     return pool.empty() ? std::vector<std::string>{} : std::vector<std::string>{pool};
   };
-  pool_ctl.watch(operations,
-                 std::function<std::vector<std::string>(const kube::Unstructured&)>(operation_pool));
+  pool_ctl.watch(operations, std::function<std::vector<std::string>(const kube::Unstructured&)>(
+                                 operation_pool));
 
   // NodeOperations: one key per pool, so that a pool's operations are decided in one place.
   runtime::ControllerOptions operation_controller;
@@ -212,14 +212,15 @@ std::expected<std::unique_ptr<Operator>, std::string> setup(runtime::Manager& ma
   auto& operation_ctl = manager.add_controller(
       [impl = op->operations.get()](const std::string& key) { return impl->reconcile(key); },
       std::move(operation_controller));
-  operation_ctl.watch(operations,
-                      std::function<std::vector<std::string>(const kube::Unstructured&)>(
-                          operation_pool));
+  operation_ctl.watch(
+      operations,
+      std::function<std::vector<std::string>(const kube::Unstructured&)>(operation_pool));
   operation_ctl.watch(pools);  // the ledger, the spec (limits), deletion
-  operation_ctl.watch(reset_jobs, std::function<std::vector<std::string>(const kube::Unstructured&)>(
-                                      [](const kube::Unstructured& u) {
-                                        return label_values(u.meta.labels, policy::kPoolLabel);
-                                      }));
+  operation_ctl.watch(reset_jobs,
+                      std::function<std::vector<std::string>(const kube::Unstructured&)>(
+                          [](const kube::Unstructured& u) {
+                            return label_values(u.meta.labels, policy::kPoolLabel);
+                          }));
   // Nodes of a pool with operations, and nodes that just left one (the update's old side).
   operation_ctl.watch(nodes, std::function<std::vector<std::string>(const kube::Node&)>(
                                  [&operations](const kube::Node& n) {
@@ -230,15 +231,14 @@ std::expected<std::unique_ptr<Operator>, std::string> setup(runtime::Manager& ma
                                    return std::vector<std::string>{std::string(*pool)};
                                  }));
   // Pods on nodes in an operation: drains.
-  operation_ctl.watch(pods, std::function<std::vector<std::string>(const kube::Pod&)>(
-                                [&nodes](const kube::Pod& p) {
-                                  if (p.node_name.empty()) return std::vector<std::string>{};
-                                  auto node = nodes.store().get(p.node_name.view());
-                                  if (!node ||
-                                      !node->meta.annotations.get(policy::kNodeOperationAnnotation))
-                                    return std::vector<std::string>{};
-                                  return label_values(node->meta.labels, policy::kPoolLabel);
-                                }));
+  operation_ctl.watch(
+      pods, std::function<std::vector<std::string>(const kube::Pod&)>([&nodes](const kube::Pod& p) {
+        if (p.node_name.empty()) return std::vector<std::string>{};
+        auto node = nodes.store().get(p.node_name.view());
+        if (!node || !node->meta.annotations.get(policy::kNodeOperationAnnotation))
+          return std::vector<std::string>{};
+        return label_values(node->meta.labels, policy::kPoolLabel);
+      }));
 
   // respool_free_nodes: recomputed on node changes by a one-key controller, at most once per
   // second: a gauge scraped every few seconds gains nothing from a recount per node event, and
@@ -279,13 +279,13 @@ std::expected<std::unique_ptr<Operator>, std::string> setup(runtime::Manager& ma
   // A changed catalog may change every decision.
   op->catalog->watch(std::chrono::seconds(10),
                      [&pool_ctl, &network_ctl, &operation_ctl, &pools, &networks] {
-    for (const auto& key : pools.store().keys()) {
-      pool_ctl.enqueue(key);
-      operation_ctl.enqueue(key);
-    }
-    for (const auto& key : networks.store().keys())
-      network_ctl.enqueue(key);
-  });
+                       for (const auto& key : pools.store().keys()) {
+                         pool_ctl.enqueue(key);
+                         operation_ctl.enqueue(key);
+                       }
+                       for (const auto& key : networks.store().keys())
+                         network_ctl.enqueue(key);
+                     });
   runtime::log::info(
       "setup", "controllers registered",
       {{"catalog", options.catalog_file.string()}, {"flavors", shared->flavors.size()}});

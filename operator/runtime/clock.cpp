@@ -31,8 +31,7 @@ SteadyDuration real_wait(Duration remaining_on_clock, double factor) {
 // Shared by RealClock and ScaledClock: wait on `cv` in real time until `deadline` on `clock`.
 bool wait_scaled(const Clock& clock, double factor, std::condition_variable& cv,
                  std::unique_lock<std::mutex>& lock, TimePoint deadline,
-                 const std::function<bool()>& stop,
-                 SteadyDuration slice = SteadyDuration::max()) {
+                 const std::function<bool()>& stop, SteadyDuration slice = SteadyDuration::max()) {
   for (;;) {
     if (stop()) return true;
     const TimePoint now = clock.now();

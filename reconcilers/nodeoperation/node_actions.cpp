@@ -173,7 +173,8 @@ void OperationReconciler::advance(Observation& o, Operation& op, const policy::A
       p->message = "the pool drains and releases the node";
       break;
     case policy::NodeAction::End:
-      if (active.type == policy::NodeOperationType::Delete && d.phase == policy::NodePhase::Succeeded)
+      if (active.type == policy::NodeOperationType::Delete &&
+          d.phase == policy::NodePhase::Succeeded)
         p->message = delete_outcome(o, active.node, f);
       p->phase = d.phase;
       p->add_step(d.phase == policy::NodePhase::Succeeded ? "Succeeded" : "Failed", o.now,
@@ -192,9 +193,9 @@ std::expected<void, std::string> OperationReconciler::mark(Observation& o, Opera
   for (const auto& pod : ctx_.caches.pods->store().by_index(kByNode, node)) {
     if (is_running_job(*pod, ctx_.job_selector)) jobs.push_back(pod->meta.key());
   }
-  auto r = ctx_.client->patch(kube::resources::nodes, "", node, kube::PatchType::Merge,
-                              policy::mark_patch(*ctx_.node_views->view(cached), op.name(),
-                                                 op.spec->type));
+  auto r = ctx_.client->patch(
+      kube::resources::nodes, "", node, kube::PatchType::Merge,
+      policy::mark_patch(*ctx_.node_views->view(cached), op.name(), op.spec->type));
   if (!r) {
     if (lost_race(r.error())) return {};
     return std::unexpected("marking node " + node + ": " + r.error().describe());
@@ -209,15 +210,14 @@ std::expected<void, std::string> OperationReconciler::mark(Observation& o, Opera
     std::string list;
     for (const auto& j : jobs)
       list += (list.empty() ? "" : ", ") + j;
-    const std::string message = std::string(policy::to_string(op.spec->type)) + " of node " +
-                                node + " interrupts " + std::to_string(jobs.size()) +
+    const std::string message = std::string(policy::to_string(op.spec->type)) + " of node " + node +
+                                " interrupts " + std::to_string(jobs.size()) +
                                 " running job pod(s): " + list + " (N8)";
     ctx_.events->event(reference_to(*op.object), runtime::EventType::Warning, "JobsInterrupted",
                        std::string(policy::to_string(op.spec->type)), message);
     if (o.pool_object) {
       ctx_.events->event(reference_to(*o.pool_object), runtime::EventType::Warning,
-                         "JobsInterrupted", std::string(policy::to_string(op.spec->type)),
-                         message);
+                         "JobsInterrupted", std::string(policy::to_string(op.spec->type)), message);
     }
   }
   runtime::log::info("nodeoperation", "node marked",
@@ -240,17 +240,16 @@ std::expected<void, std::string> OperationReconciler::drain(Operation& op, const
       return std::unexpected("evicting pod " + pod->meta.key() + ": " + r.error().describe());
     // A PodDisruptionBudget holds it: the node stays cordoned, and the drain is retried.
     std::string why = r.error().message;
-    for (const auto& c : r.error().status.value("details", Json::object())
-                             .value("causes", Json::array())) {
+    for (const auto& c :
+         r.error().status.value("details", Json::object()).value("causes", Json::array())) {
       if (c.value("reason", "") == "DisruptionBudget") why = c.value("message", why);
     }
     if (blocked.empty()) blocked = "evicting pod " + pod->meta.key() + " is blocked: " + why;
     round.at(ctx_.clock->now() + std::chrono::seconds(5));
   }
   progress.reason = blocked.empty() ? "" : "DrainBlocked";
-  progress.message = blocked.empty()
-                         ? "draining: " + std::to_string(evicting) + " pod(s) to move"
-                         : blocked;
+  progress.message =
+      blocked.empty() ? "draining: " + std::to_string(evicting) + " pod(s) to move" : blocked;
   (void)op;
   return {};
 }
@@ -267,8 +266,8 @@ std::expected<void, std::string> OperationReconciler::claim_replacement(
   const policy::FlavorRequest* request = o.pool_spec->resource(old_node.flavor);
   // N3: the same flavor, and the same zone where the pool pins zones.
   const bool pinned = request && !request->zones.empty();
-  const std::string where = "flavor " + old_node.flavor +
-                            (pinned ? " in zone " + old_node.zone : std::string());
+  const std::string where =
+      "flavor " + old_node.flavor + (pinned ? " in zone " + old_node.zone : std::string());
   // P6 holds for replacements too; and the cache must show earlier claims first.
   int in_admission = 0;
   for (const auto& n : o.pool_nodes)
@@ -290,8 +289,7 @@ std::expected<void, std::string> OperationReconciler::claim_replacement(
     if (f.flavor != old_node.flavor || (pinned && f.zone != old_node.zone)) continue;
     // Idle: nothing but DaemonSet pods runs there.
     const auto pods = ctx_.caches.pods->store().by_index(kByNode, f.name);
-    if (std::any_of(pods.begin(), pods.end(), [](const auto& p) { return to_drain(*p); }))
-      continue;
+    if (std::any_of(pods.begin(), pods.end(), [](const auto& p) { return to_drain(*p); })) continue;
     candidates.push_back(f);
   }
   std::sort(candidates.begin(), candidates.end(),
@@ -309,8 +307,8 @@ std::expected<void, std::string> OperationReconciler::claim_replacement(
     round.busy = true;
     return {};
   }
-  const int space = request ? request->container_engine_space_gib
-                            : policy::kMinContainerEngineSpaceGiB;
+  const int space =
+      request ? request->container_engine_space_gib : policy::kMinContainerEngineSpaceGiB;
   auto r = ctx_.client->patch(kube::resources::nodes, "", chosen.name, kube::PatchType::Merge,
                               policy::claim_patch(*ctx_.node_views->view(cached), o.pool,
                                                   o.pool_spec->job_types, space, node));
@@ -342,10 +340,10 @@ std::expected<void, std::string> OperationReconciler::retire(Observation& o, Ope
                                                              policy::NodeProgress& progress) {
   auto cached = ctx_.caches.nodes->store().get(node);
   if (!cached) return {};
-  auto r = ctx_.client->patch(
-      kube::resources::nodes, "", node, kube::PatchType::Merge,
-      policy::retire_patch(*ctx_.node_views->view(cached), op.name(), o.pool, replacement,
-                           policy::format_time(o.now)));
+  auto r =
+      ctx_.client->patch(kube::resources::nodes, "", node, kube::PatchType::Merge,
+                         policy::retire_patch(*ctx_.node_views->view(cached), op.name(), o.pool,
+                                              replacement, policy::format_time(o.now)));
   if (!r) {
     if (lost_race(r.error())) return {};
     return std::unexpected("retiring node " + node + ": " + r.error().describe());
@@ -372,37 +370,36 @@ std::expected<void, std::string> OperationReconciler::start_reset(Observation& o
   const std::string name = reset_job_name(op.name(), node);
   const std::string op_label = op.name().size() <= 63 ? op.name() : name;
   const std::string node_label = node.size() <= 63 ? node : name;
-  Json job = {
-      {"apiVersion", "batch/v1"},
-      {"kind", "Job"},
-      {"metadata",
-       {{"name", name},
-        {"namespace", ctx_.operator_namespace},
-        {"labels",
-         {{std::string(policy::kNodeOperationLabel), op_label},
-          {std::string(policy::kPoolLabel), o.pool},
-          {std::string(policy::kNodeLabel), node_label},
-          {"app.kubernetes.io/managed-by", "respool"}}},
-        {"annotations",
-         {{std::string(policy::kNodeOperationAnnotation), op.name()},
-          {std::string(policy::kNodeLabel), node}}}}},
-      {"spec",
-       {{"backoffLimit", 0},
-        {"template",
-         {{"metadata",
-           {{"labels", {{std::string(policy::kNodeOperationLabel), op_label}}},
-            {"annotations", {{std::string(policy::kResetOsAnnotation), os}}}}},
-          {"spec",
-           {{"nodeName", node},
-            {"restartPolicy", "Never"},
-            {"tolerations", Json::array({{{"operator", "Exists"}}})},
-            {"containers",
-             Json::array({{{"name", "reset"},
-                           {"image", o.catalog->reset_image},
-                           {"args", Json::array({"--os", os})},
-                           {"env", Json::array({{{"name", "NODE_NAME"}, {"value", node}},
-                                                {{"name", "RESET_OS"}, {"value", os}}})},
-                           {"securityContext", {{"privileged", true}}}}})}}}}}}}};
+  Json job = {{"apiVersion", "batch/v1"},
+              {"kind", "Job"},
+              {"metadata",
+               {{"name", name},
+                {"namespace", ctx_.operator_namespace},
+                {"labels",
+                 {{std::string(policy::kNodeOperationLabel), op_label},
+                  {std::string(policy::kPoolLabel), o.pool},
+                  {std::string(policy::kNodeLabel), node_label},
+                  {"app.kubernetes.io/managed-by", "respool"}}},
+                {"annotations",
+                 {{std::string(policy::kNodeOperationAnnotation), op.name()},
+                  {std::string(policy::kNodeLabel), node}}}}},
+              {"spec",
+               {{"backoffLimit", 0},
+                {"template",
+                 {{"metadata",
+                   {{"labels", {{std::string(policy::kNodeOperationLabel), op_label}}},
+                    {"annotations", {{std::string(policy::kResetOsAnnotation), os}}}}},
+                  {"spec",
+                   {{"nodeName", node},
+                    {"restartPolicy", "Never"},
+                    {"tolerations", Json::array({{{"operator", "Exists"}}})},
+                    {"containers",
+                     Json::array({{{"name", "reset"},
+                                   {"image", o.catalog->reset_image},
+                                   {"args", Json::array({"--os", os})},
+                                   {"env", Json::array({{{"name", "NODE_NAME"}, {"value", node}},
+                                                        {{"name", "RESET_OS"}, {"value", os}}})},
+                                   {"securityContext", {{"privileged", true}}}}})}}}}}}}};
   auto r = ctx_.client->create(kube::resources::jobs, ctx_.operator_namespace, job);
   if (!r && !r.error().is(kube::Error::Kind::AlreadyExists))
     return std::unexpected("creating reset Job " + name + ": " + r.error().describe());
@@ -439,8 +436,9 @@ std::expected<void, std::string> OperationReconciler::readmit(Observation& o,
   return {};
 }
 
-std::expected<void, std::string> OperationReconciler::restore_node(
-    Observation& o, const policy::ActiveNode& active, policy::NodePhase ended) {
+std::expected<void, std::string> OperationReconciler::restore_node(Observation& o,
+                                                                   const policy::ActiveNode& active,
+                                                                   policy::NodePhase ended) {
   const policy::OperatedNode f = facts(o, active.operation, active.node);
   const policy::Restore r = policy::restore(active.type, ended, f);
   if (auto cached = ctx_.caches.nodes->store().get(active.node); cached && r.needed()) {
@@ -482,8 +480,8 @@ std::expected<void, std::string> OperationReconciler::restore_node(
 
 void OperationReconciler::audit(policy::AuditOperation op, const std::string& pool,
                                 const std::string& node, const std::string& message) {
-  policy::AuditRecord record{op,           pool, node, std::nullopt, ctx_.clock->now(),
-                             policy::AuditResult::Success, message};
+  policy::AuditRecord record{
+      op, pool, node, std::nullopt, ctx_.clock->now(), policy::AuditResult::Success, message};
   write_audit(policy::audit_line(record));
 }
 

@@ -136,7 +136,8 @@ std::expected<runtime::ReconcileResult, std::string> OperationReconciler::reconc
   if (o.pool_object) {
     auto written = write_ledger(o, admission.ledger);
     if (!written) {
-      if (written.error() == "conflict") return runtime::ReconcileResult::after(std::chrono::seconds(1));
+      if (written.error() == "conflict")
+        return runtime::ReconcileResult::after(std::chrono::seconds(1));
       return std::unexpected(written.error());
     }
     o.ledger = admission.ledger;
@@ -182,7 +183,8 @@ std::expected<bool, std::string> OperationReconciler::keep_finalizers(Observatio
                                 kube::PatchType::Merge, patch);
     if (!r && !r.error().is(kube::Error::Kind::Conflict) &&
         !r.error().is(kube::Error::Kind::NotFound))
-      return std::unexpected("finalizer of NodeOperation " + op.name() + ": " + r.error().describe());
+      return std::unexpected("finalizer of NodeOperation " + op.name() + ": " +
+                             r.error().describe());
     // A deleted operation that let go is gone; a new one comes back with its finalizer.
     wrote = wrote || want;
   }
@@ -225,17 +227,17 @@ void OperationReconciler::settle_ledger(Observation& o) {
       ended = p->phase;
     if (!ended) return false;
     const policy::OperatedNode f = facts(o, a.operation, a.node);
-    const bool job = ctx_.caches.reset_jobs->store().get(ctx_.operator_namespace + "/" +
-                                                         reset_job_name(a.operation, a.node)) !=
-                     nullptr;
+    const bool job =
+        ctx_.caches.reset_jobs->store().get(ctx_.operator_namespace + "/" +
+                                            reset_job_name(a.operation, a.node)) != nullptr;
     return !policy::restore(a.type, *ended, f).needed() && !job;
   });
 }
 
 std::expected<bool, std::string> OperationReconciler::write_ledger(const Observation& o,
                                                                    const policy::Ledger& next) {
-  const Json old = o.pool_object->object.value("status", Json::object())
-                       .value("nodeOperations", Json::object());
+  const Json old =
+      o.pool_object->object.value("status", Json::object()).value("nodeOperations", Json::object());
   const policy::Budget b = policy::budget(next, o.pool_size, o.catalog->replacement_limits, o.now);
   Json wanted = policy::to_json(b, next);
   if (old == wanted) return false;

@@ -95,8 +95,7 @@ void OperationReconciler::report(Observation& o, Round& round) {
       const bool bad =
           s.phase == policy::OperationPhase::Failed || s.phase == policy::OperationPhase::Rejected;
       const std::string phase(policy::to_string(s.phase));
-      const std::string message =
-          type + " " + phase + (s.message.empty() ? "" : ": " + s.message);
+      const std::string message = type + " " + phase + (s.message.empty() ? "" : ": " + s.message);
       ctx_.events->event(reference_to(*op.object),
                          bad ? runtime::EventType::Warning : runtime::EventType::Normal, phase,
                          type, message);
@@ -118,8 +117,11 @@ void OperationReconciler::report(Observation& o, Round& round) {
                          "node " + n.name + (ok ? " done" : " failed: " + n.reason) +
                              (n.message.empty() ? "" : ": " + n.message));
       runtime::log::info("nodeoperation", "node part ended",
-                         {{"pool", o.pool}, {"operation", op.name()}, {"node", n.name},
-                          {"phase", std::string(policy::to_string(n.phase))}, {"reason", n.reason}});
+                         {{"pool", o.pool},
+                          {"operation", op.name()},
+                          {"node", n.name},
+                          {"phase", std::string(policy::to_string(n.phase))},
+                          {"reason", n.reason}});
     }
   }
 }

@@ -240,9 +240,9 @@ std::expected<Catalog, std::string> parse_catalog(const json& document) {
   }
   if (auto ops = document.find("nodeOperations"); ops != document.end()) {
     if (!ops->is_object()) return Error("nodeOperations: must be an object");
-    for (auto [key, target] : {std::pair{"replacementsPerDay", &catalog.replacement_limits.per_day},
-                               std::pair{"concurrentReplacements",
-                                         &catalog.replacement_limits.concurrent}}) {
+    for (auto [key, target] :
+         {std::pair{"replacementsPerDay", &catalog.replacement_limits.per_day},
+          std::pair{"concurrentReplacements", &catalog.replacement_limits.concurrent}}) {
       auto it = ops->find(key);
       if (it == ops->end()) continue;
       auto parsed = parse_int_or_percent(*it);

@@ -61,8 +61,9 @@ class Round {
       const int deleting = result_.ledger.active_of(NodeOperationType::Delete);
       if (int(in_.nodes.size()) - deleting - int(eligible.size()) < 1) {
         Refusal last{"LastNode", "N8: deleting " + list(eligible) + " would leave pool " +
-                                     spec.pool + " without nodes; the last node of a pool "
-                                                 "cannot be deleted"};
+                                     spec.pool +
+                                     " without nodes; the last node of a pool "
+                                     "cannot be deleted"};
         if (!op.started && !started_any(op)) {
           reject(op, last.reason, last.message);
         } else {
@@ -112,9 +113,9 @@ class Round {
       return Refusal{"NotInPool", "node " + node + " is not in pool " + spec.pool};
     }
     if (spec.type == NodeOperationType::Reset && it->second->state.state != NodeState::Available) {
-      return Refusal{"NodeNotAvailable",
-                     "N5: only Available nodes can be reset; node " + node + " is " +
-                         std::string(to_string(it->second->state.state))};
+      return Refusal{"NodeNotAvailable", "N5: only Available nodes can be reset; node " + node +
+                                             " is " +
+                                             std::string(to_string(it->second->state.state))};
     }
     return std::nullopt;
   }
@@ -132,29 +133,26 @@ class Round {
         if (b.concurrent_limit_reached()) {
           return Verdict{"ReplaceLimitConcurrent",
                          "N2: " + std::to_string(b.replacing) + " of at most " +
-                             std::to_string(b.concurrent_replacement_limit) +
-                             " nodes of pool " + spec.pool + " are being replaced"};
+                             std::to_string(b.concurrent_replacement_limit) + " nodes of pool " +
+                             spec.pool + " are being replaced"};
         }
         if (b.day_limit_reached()) {
           return Verdict{"ReplaceLimitPerDay",
                          "N1: " + std::to_string(b.replacements_in_window) + " of at most " +
                              std::to_string(b.replacement_limit) +
                              " replacements in the last 24 hours used in pool " + spec.pool +
-                             "; the next can start at " +
-                             format_time(*b.next_replacement_time)};
+                             "; the next can start at " + format_time(*b.next_replacement_time)};
         }
         return std::nullopt;
       }
       case NodeOperationType::Reset: {
         if (int n = l.active_of(NodeOperationType::Replace); n > 0) {
-          return Verdict{"PoolReplacing", "N6: no reset starts while a node of pool " +
-                                              spec.pool + " is being replaced (" +
-                                              std::to_string(n) + " now)"};
+          return Verdict{"PoolReplacing", "N6: no reset starts while a node of pool " + spec.pool +
+                                              " is being replaced (" + std::to_string(n) + " now)"};
         }
         if (in_.driver_upgrading) {
-          return Verdict{"DriverUpgrading",
-                         "N6: no reset starts while the driver of pool " + spec.pool +
-                             " is being upgraded"};
+          return Verdict{"DriverUpgrading", "N6: no reset starts while the driver of pool " +
+                                                spec.pool + " is being upgraded"};
         }
         const int limit = spec.reset_concurrency();
         if (l.active_of(op.name) >= limit) {
@@ -185,8 +183,7 @@ class Round {
 
 }  // namespace
 
-Admission admit(const AdmissionInput& input, Ledger ledger,
-                std::vector<OpenOperation> operations) {
+Admission admit(const AdmissionInput& input, Ledger ledger, std::vector<OpenOperation> operations) {
   std::sort(operations.begin(), operations.end(),
             [](const OpenOperation& a, const OpenOperation& b) {
               return std::tie(a.created, a.name) < std::tie(b.created, b.name);

@@ -44,7 +44,7 @@ struct OpenOperation {
 struct AdmissionInput {
   bool pool_exists = true;
   std::string pool;
-  int pool_size = 0;               // the pool's desired nodes (N1, N2 are shares of it)
+  int pool_size = 0;                // the pool's desired nodes (N1, N2 are shares of it)
   std::span<const PoolNode> nodes;  // the pool's nodes now
   bool driver_upgrading = false;    // N6
   ReplacementLimits limits;
@@ -58,8 +58,8 @@ struct Verdict {
 };
 
 struct Admission {
-  Ledger ledger;                     // the input ledger with this round's starts
-  std::vector<ActiveNode> started;   // this round's starts
+  Ledger ledger;                            // the input ledger with this round's starts
+  std::vector<ActiveNode> started;          // this round's starts
   std::map<std::string, Verdict> rejected;  // operation → why it can never succeed
   std::map<std::string, Verdict> waiting;   // operation → why (some of) its nodes wait
   std::map<std::string, std::map<std::string, Verdict>> failed;  // operation → node → why
@@ -67,7 +67,6 @@ struct Admission {
 };
 
 // `operations` in any order; they are taken oldest first.
-Admission admit(const AdmissionInput& input, Ledger ledger,
-                std::vector<OpenOperation> operations);
+Admission admit(const AdmissionInput& input, Ledger ledger, std::vector<OpenOperation> operations);
 
 }  // namespace respool::policy

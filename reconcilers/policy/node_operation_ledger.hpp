@@ -75,8 +75,7 @@ struct Budget {
 // True while a replacement started at `start` counts against N1 at `now`.
 bool in_replacement_window(TimePoint start, TimePoint now);
 
-Budget budget(const Ledger& ledger, int pool_nodes, const ReplacementLimits& limits,
-              TimePoint now);
+Budget budget(const Ledger& ledger, int pool_nodes, const ReplacementLimits& limits, TimePoint now);
 
 // status.nodeOperations: the budget's figures and the ledger.
 nlohmann::json to_json(const Budget& budget, const Ledger& ledger);

@@ -27,7 +27,9 @@ std::vector<Taint> without_taint(std::vector<Taint> taints, std::string_view key
   return taints;
 }
 
-std::string key(std::string_view k) { return std::string(k); }
+std::string key(std::string_view k) {
+  return std::string(k);
+}
 
 }  // namespace
 

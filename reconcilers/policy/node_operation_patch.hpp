@@ -17,15 +17,13 @@ namespace respool::policy {
 // Puts the node into `operation`: respool.io/node-operation(-type); Replace and Reset also
 // cordon it (recording respool.io/cordoned-by unless it was cordoned already), and Reset
 // taints it respool.io/resetting:NoSchedule (N5). Delete leaves the drain to the pool.
-nlohmann::json mark_patch(const NodeView& node, std::string_view operation,
-                          NodeOperationType type);
+nlohmann::json mark_patch(const NodeView& node, std::string_view operation, NodeOperationType type);
 
 // Replace, last step: the node leaves its pool (release_patch) and is retired for good:
 // label and NoSchedule taint respool.io/retired, and the annotation respool.io/retired saying
 // by what and for which replacement. It stays cordoned.
-nlohmann::json retire_patch(const NodeView& node, std::string_view operation,
-                            std::string_view pool, std::string_view replacement,
-                            std::string_view when);
+nlohmann::json retire_patch(const NodeView& node, std::string_view operation, std::string_view pool,
+                            std::string_view replacement, std::string_view when);
 
 // Reset, after the Job succeeded: resetting off, admission (A200008) on (F3); on GPU/NPU nodes
 // of a pool with a driver version, respool.io/driver-upgrade-state=upgrade-required (N7).

@@ -6,13 +6,14 @@ namespace respool::policy {
 
 namespace {
 
-bool failed(const EndedOperation& e) { return e.phase != OperationPhase::Succeeded; }
+bool failed(const EndedOperation& e) {
+  return e.phase != OperationPhase::Succeeded;
+}
 
 TimePoint expiry(const EndedOperation& e) {
-  return e.completion + (failed(e) ? std::chrono::duration_cast<std::chrono::seconds>(
-                                         kFailedRecordRetention)
-                                   : std::chrono::duration_cast<std::chrono::seconds>(
-                                         kRecordRetention));
+  return e.completion +
+         (failed(e) ? std::chrono::duration_cast<std::chrono::seconds>(kFailedRecordRetention)
+                    : std::chrono::duration_cast<std::chrono::seconds>(kRecordRetention));
 }
 
 }  // namespace

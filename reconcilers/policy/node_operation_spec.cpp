@@ -67,8 +67,7 @@ std::expected<std::chrono::seconds, std::string> parse_duration(std::string_view
   return std::chrono::seconds(total);
 }
 
-std::expected<NodeOperationSpec, std::vector<Violation>> check_node_operation(
-    const json& object) {
+std::expected<NodeOperationSpec, std::vector<Violation>> check_node_operation(const json& object) {
   std::vector<Violation> out;
   NodeOperationSpec spec;
   const json* spec_json = member(object, "spec");
@@ -80,8 +79,7 @@ std::expected<NodeOperationSpec, std::vector<Violation>> check_node_operation(
 
   if (auto pool = read_string(s, "pool", "spec.pool", out)) {
     spec.pool = *pool;
-    if (!is_pool_name(spec.pool))
-      out.push_back({"spec.pool", "P1", std::string(kPoolNameRule)});
+    if (!is_pool_name(spec.pool)) out.push_back({"spec.pool", "P1", std::string(kPoolNameRule)});
   } else if (!member(s, "pool")) {
     out.push_back({"spec.pool", "", "is required"});
   }

@@ -22,7 +22,7 @@ std::string_view to_string(NodeOperationType type);
 std::optional<NodeOperationType> parse_node_operation_type(std::string_view text);
 
 struct ResetOptions {
-  std::string os;                         // the operating system to install (N7)
+  std::string os;                          // the operating system to install (N7)
   IntOrPercent max_unavailable{1, false};  // nodes reset at once, of spec.nodes (N7)
 };
 
@@ -32,7 +32,7 @@ struct NodeOperationSpec {
   std::string pool;
   NodeOperationType type = NodeOperationType::Replace;
   std::vector<std::string> nodes;
-  std::optional<ResetOptions> reset;             // Reset only
+  std::optional<ResetOptions> reset;                  // Reset only
   std::chrono::seconds timeout = kMaxReplaceTimeout;  // Replace only (N3)
   // N7: how many of this operation's nodes may be reset at once (floor, at least 1).
   int reset_concurrency() const;

@@ -22,8 +22,8 @@ std::optional<TimePoint> time_at(const json& object, const char* key) {
 }
 
 std::optional<NodePhase> parse_node_phase(std::string_view text) {
-  for (NodePhase p : {NodePhase::Pending, NodePhase::Running, NodePhase::Succeeded,
-                      NodePhase::Failed}) {
+  for (NodePhase p :
+       {NodePhase::Pending, NodePhase::Running, NodePhase::Succeeded, NodePhase::Failed}) {
     if (to_string(p) == text) return p;
   }
   return std::nullopt;
@@ -48,9 +48,9 @@ std::string_view to_string(OperationPhase phase) {
 }
 
 std::optional<OperationPhase> parse_operation_phase(std::string_view text) {
-  for (OperationPhase p : {OperationPhase::Pending, OperationPhase::Running,
-                           OperationPhase::Succeeded, OperationPhase::Failed,
-                           OperationPhase::Rejected}) {
+  for (OperationPhase p :
+       {OperationPhase::Pending, OperationPhase::Running, OperationPhase::Succeeded,
+        OperationPhase::Failed, OperationPhase::Rejected}) {
     if (to_string(p) == text) return p;
   }
   return std::nullopt;
@@ -122,12 +122,19 @@ void settle_status(OperationStatus& status, TimePoint now) {
   const std::string phase(to_string(status.phase));
   const std::string reason = status.reason.empty() ? phase : status.reason;
   std::vector<Condition> next;
-  next.push_back({"Ready", status.phase == OperationPhase::Succeeded ? "True" : "False",
+  next.push_back({"Ready",
+                  status.phase == OperationPhase::Succeeded ? "True" : "False",
                   status.phase == OperationPhase::Succeeded ? "Succeeded" : reason,
-                  status.message, {}, status.observed_generation});
+                  status.message,
+                  {},
+                  status.observed_generation});
   const bool progressing =
       status.phase == OperationPhase::Pending || status.phase == OperationPhase::Running;
-  next.push_back({"Progressing", progressing ? "True" : "False", reason, status.message, {},
+  next.push_back({"Progressing",
+                  progressing ? "True" : "False",
+                  reason,
+                  status.message,
+                  {},
                   status.observed_generation});
   status.conditions = merge_conditions(status.conditions, std::move(next), now);
 }

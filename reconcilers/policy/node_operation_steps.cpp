@@ -13,7 +13,9 @@ std::string duration_text(std::chrono::seconds d) {
   return out;
 }
 
-NodeDecision act(NodeAction action) { return {action, NodePhase::Running, "", ""}; }
+NodeDecision act(NodeAction action) {
+  return {action, NodePhase::Running, "", ""};
+}
 
 NodeDecision end(NodePhase phase, std::string reason, std::string message) {
   return {NodeAction::End, phase, std::move(reason), std::move(message)};
@@ -33,8 +35,8 @@ NodeDecision decide_replace(const OperatedNode& n, std::chrono::seconds timeout,
   if (!n.replacement) {
     if (timed_out) {
       return end(NodePhase::Failed, "NoIdleNode",
-                 "N3: no idle node of the same flavor (and zone) within " +
-                     duration_text(timeout) + "; the node stays in the pool");
+                 "N3: no idle node of the same flavor (and zone) within " + duration_text(timeout) +
+                     "; the node stays in the pool");
     }
     return act(NodeAction::ClaimReplacement);
   }

@@ -32,12 +32,12 @@ namespace respool::policy {
 // What the cluster shows of a node in an operation.
 struct OperatedNode {
   bool exists = true;
-  bool in_pool = true;         // carries the pool's label
-  bool marked = false;         // respool.io/node-operation names this operation
-  bool unschedulable = false;  // cordoned (by anyone)
-  bool cordoned_by_us = false; // respool.io/cordoned-by names this operation
-  bool resetting = false;      // the respool.io/resetting taint
-  bool retired = false;        // respool.io/retired
+  bool in_pool = true;          // carries the pool's label
+  bool marked = false;          // respool.io/node-operation names this operation
+  bool unschedulable = false;   // cordoned (by anyone)
+  bool cordoned_by_us = false;  // respool.io/cordoned-by names this operation
+  bool resetting = false;       // the respool.io/resetting taint
+  bool retired = false;         // respool.io/retired
   NodeState state = NodeState::Available;
   int pods_to_drain = 0;  // not terminal, not owned by a DaemonSet
   struct Replacement {
@@ -54,16 +54,16 @@ struct OperatedNode {
 };
 
 enum class NodeAction {
-  Mark,                // annotate (and cordon; Reset: taint resetting)
-  Drain,               // evict what runs there
-  ClaimReplacement,    // find an idle free node and claim it
-  WaitForAdmission,    // the replacement's, or the reset node's re-admission
-  Retire,              // the old node leaves the pool, retired
-  StartReset,          // create the reset Job
-  WaitForReset,        // the Job runs
-  Readmit,             // the Job succeeded: resetting off, A200008 on
-  WaitForRelease,      // Delete: the pool drains and releases it
-  End,                 // the part ends: write `phase` with `reason`/`message` to the status
+  Mark,              // annotate (and cordon; Reset: taint resetting)
+  Drain,             // evict what runs there
+  ClaimReplacement,  // find an idle free node and claim it
+  WaitForAdmission,  // the replacement's, or the reset node's re-admission
+  Retire,            // the old node leaves the pool, retired
+  StartReset,        // create the reset Job
+  WaitForReset,      // the Job runs
+  Readmit,           // the Job succeeded: resetting off, A200008 on
+  WaitForRelease,    // Delete: the pool drains and releases it
+  End,               // the part ends: write `phase` with `reason`/`message` to the status
 };
 
 struct NodeDecision {
@@ -82,9 +82,9 @@ std::vector<StepRecord> observed_steps(NodeOperationType type, const OperatedNod
 
 // What is left to undo on a node whose part ended.
 struct Restore {
-  bool unmark = false;       // remove respool.io/node-operation (and cordoned-by)
-  bool uncordon = false;     // we cordoned it, and it stays in the pool usable
-  bool untaint = false;      // remove respool.io/resetting
+  bool unmark = false;              // remove respool.io/node-operation (and cordoned-by)
+  bool uncordon = false;            // we cordoned it, and it stays in the pool usable
+  bool untaint = false;             // remove respool.io/resetting
   bool keep_cordon_reason = false;  // a failed reset: stays cordoned, the reason annotated
   bool detach_replacement = false;  // a failed replace: its replacement is an ordinary node now
   bool needed() const { return unmark || uncordon || untaint || detach_replacement; }

@@ -121,11 +121,10 @@ json release_patch(const NodeView& node) {
     if (node.annotations.contains(key)) annotations[std::string(key)] = nullptr;
   }
   if (!annotations.empty()) patch["metadata"]["annotations"] = annotations;
-  const std::set<std::string> ours = {std::string(kPoolTaintKey), std::string(kReleasingTaintKey),
-                                      std::string(kResettingTaintKey),
-                                      isolation_taint_key(kAdmissionCode),
-                                      isolation_taint_key(kGpuUpgradeCode),
-                                      isolation_taint_key(kNpuUpgradeCode)};
+  const std::set<std::string> ours = {
+      std::string(kPoolTaintKey),           std::string(kReleasingTaintKey),
+      std::string(kResettingTaintKey),      isolation_taint_key(kAdmissionCode),
+      isolation_taint_key(kGpuUpgradeCode), isolation_taint_key(kNpuUpgradeCode)};
   std::vector<Taint> taints;
   std::copy_if(node.taints.begin(), node.taints.end(), std::back_inserter(taints),
                [&](const Taint& t) { return !ours.contains(t.key); });

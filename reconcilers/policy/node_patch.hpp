@@ -36,8 +36,9 @@ nlohmann::json keep_patch(const NodeView& node);
 
 // Releases a node from its pool: removes every label, annotation and taint respool added
 // (pool, job types, container engine space, pool taint, releasing, resetting, A200008, A200001,
-// A200002, driver-upgrade state, the node-operation markers), except respool.io/retired. Fault isolation taints stay: they describe
-// the node, and keep it out of the free inventory until whoever set them clears them.
+// A200002, driver-upgrade state, the node-operation markers), except respool.io/retired. Fault
+// isolation taints stay: they describe the node, and keep it out of the free inventory until
+// whoever set them clears them.
 nlohmann::json release_patch(const NodeView& node);
 
 }  // namespace respool::policy

@@ -90,7 +90,7 @@ struct PoolNode {
   // The NodeOperation the node is in (respool.io/node-operation-type), if any.
   std::optional<NodeOperationType> operation{};
   std::string replacement_for{};  // the node whose place this one took (respool.io/replacement-for)
-  bool releasing = false;       // Deleting by the pool's own release (not a deletionTimestamp)
+  bool releasing = false;         // Deleting by the pool's own release (not a deletionTimestamp)
 };
 PoolNode pool_node(const NodeView& node, const Catalog& catalog, int running_jobs);
 

@@ -146,7 +146,8 @@ PoolPlan plan_pool(std::span<const DesiredGroup> desired, std::span<const PoolNo
   }
   // Whether scale-in may choose a node: not in an operation, not a replacement in progress.
   auto choosable = [&](const PoolNode& n) {
-    return !n.operation && !(!n.replacement_for.empty() && replace_marked.contains(n.replacement_for));
+    return !n.operation &&
+           !(!n.replacement_for.empty() && replace_marked.contains(n.replacement_for));
   };
 
   // Members of each group; nodes no group wants, and nodes a Delete takes, are surplus of their

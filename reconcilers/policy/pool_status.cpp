@@ -151,7 +151,7 @@ Condition degraded_condition(std::span<const PoolNode> nodes, const NodeCounts& 
 json counts_json(const NodeCounts& c) {
   return {{"total", c.total},         {"available", c.available}, {"abnormal", c.abnormal},
           {"creating", c.creating},   {"queuing", c.queuing},     {"deleting", c.deleting},
-          {"upgrading", c.upgrading}, {"reserved", c.reserved}, {"resetting", c.resetting}};
+          {"upgrading", c.upgrading}, {"reserved", c.reserved},   {"resetting", c.resetting}};
 }
 
 }  // namespace

@@ -162,7 +162,6 @@ std::vector<Record> records_from_json(const nlohmann::json& array) {
   return out;
 }
 
-
 std::vector<EndedRecord> track_pool_records(std::vector<Record>& records, const RecordRound& r,
                                             TimePoint now) {
   std::vector<EndedRecord> ended;
@@ -180,8 +179,8 @@ std::vector<EndedRecord> track_pool_records(std::vector<Record>& records, const 
     return ended;
   }
   if (!r.planned) return ended;
-  const bool resizing = !r.claimed.empty() || !r.released.empty() ||
-                        running_record(records, Operation::Resize);
+  const bool resizing =
+      !r.claimed.empty() || !r.released.empty() || running_record(records, Operation::Resize);
   if (!resizing) return ended;
   begin_record(records, Operation::Resize, now, "resizing the pool");
   note_nodes(records, Operation::Resize, r.claimed);

@@ -68,16 +68,15 @@ nlohmann::json to_json(const std::vector<Record>& records);
 // Lenient: entries with an unknown operation or phase, or without a start time, are skipped.
 std::vector<Record> records_from_json(const nlohmann::json& array);
 
-
 // What one reconcile of a pool saw and did, for its P9 records.
 struct RecordRound {
   bool created_before = false;  // the status showed a created pool
   bool planned = false;         // the spec was valid and a plan was made
   std::string phase;            // the new status's phase
   int total_nodes = 0;
-  std::string invalid;          // the violations, joined ("" when none)
+  std::string invalid;                         // the violations, joined ("" when none)
   std::vector<std::string> claimed, released;  // nodes this round (or an unrecorded one) moved
-  bool moved_now = false;       // this round itself claimed or released nodes
+  bool moved_now = false;                      // this round itself claimed or released nodes
   bool plan_settled = false;
   int creating = 0, deleting = 0;  // the new status's counts
 };

@@ -126,7 +126,6 @@ std::string join(const std::vector<Violation>& violations) {
   return out;
 }
 
-
 bool ResourcePoolSpec::has_job_type(JobType type) const {
   return std::find(job_types.begin(), job_types.end(), type) != job_types.end();
 }

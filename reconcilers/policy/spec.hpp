@@ -32,7 +32,6 @@ struct Violation {
 // The violations as one condition message, joined by "; ".
 std::string join(const std::vector<Violation>& violations);
 
-
 struct ZoneCount {
   std::string zone;
   int count = 0;

@@ -107,8 +107,8 @@ void PoolReconciler::recover_claims(const std::string& pool, const std::vector<O
   // were not claimed by the pool: the operation audits and records them.
   std::vector<std::string> admitting;
   for (const auto& n : nodes) {
-    const bool operated = n.pool_node.operation ||
-                          n.view->annotations.contains(policy::kReplacementForAnnotation);
+    const bool operated =
+        n.pool_node.operation || n.view->annotations.contains(policy::kReplacementForAnnotation);
     if (n.pool_node.state.state == policy::NodeState::Creating && !operated)
       admitting.push_back(n.view->name);
   }

@@ -8,8 +8,8 @@
 namespace respool::reconcilers {
 
 std::expected<runtime::ReconcileResult, std::string> PoolReconciler::report(const Observation& o,
-                                                                           const Decision& d,
-                                                                           Outcome& out) {
+                                                                            const Decision& d,
+                                                                            Outcome& out) {
   const std::string& name = o.name();
   std::vector<policy::PoolNode> reported;
   for (const auto& n : o.nodes)
@@ -84,25 +84,25 @@ void PoolReconciler::emit_events(const kube::Unstructured& pool, const nlohmann:
                                  runtime::TimePoint now) {
   for (const auto& e : policy::pool_events(policy::summary_from_status_json(old_status),
                                            policy::summarize(status))) {
-    ctx_.events->event(reference_to(pool),
-                       e.type == "Warning" ? runtime::EventType::Warning
-                                           : runtime::EventType::Normal,
-                       e.reason, "Reconcile", e.message);
+    ctx_.events->event(
+        reference_to(pool),
+        e.type == "Warning" ? runtime::EventType::Warning : runtime::EventType::Normal, e.reason,
+        "Reconcile", e.message);
   }
   std::optional<std::int64_t> observed;
   if (old_status.contains("observedGeneration"))
     observed = old_status["observedGeneration"].get<std::int64_t>();
-  auto op = policy::audited_change(policy::AuditedKind::Pool, observed, pool.meta.generation,
-                                   false, false);
+  auto op = policy::audited_change(policy::AuditedKind::Pool, observed, pool.meta.generation, false,
+                                   false);
   if (!op) return;
-  policy::AuditRecord audit{*op,
-                            pool.meta.name,
-                            std::nullopt,
-                            std::nullopt,
-                            now,
-                            d.invalid.empty() ? policy::AuditResult::Success
-                                              : policy::AuditResult::Failure,
-                            d.invalid.empty() ? "accepted" : policy::join(d.invalid)};
+  policy::AuditRecord audit{
+      *op,
+      pool.meta.name,
+      std::nullopt,
+      std::nullopt,
+      now,
+      d.invalid.empty() ? policy::AuditResult::Success : policy::AuditResult::Failure,
+      d.invalid.empty() ? "accepted" : policy::join(d.invalid)};
   write_audit(policy::audit_line(audit));
   ctx_.events->event(reference_to(pool), runtime::EventType::Normal,
                      std::string(policy::to_string(*op)), "Audit",

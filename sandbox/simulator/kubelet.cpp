@@ -24,7 +24,8 @@ std::optional<double> number_annotation(const Json& pod, const char* key) {
 
 int exit_code_of(const Json& pod, const Json& node) {
   auto text = annotation(pod, kExitCodeAnnotation);
-  if (!text && annotation(pod, kResetOsAnnotation)) text = annotation(node, kResetExitCodeAnnotation);
+  if (!text && annotation(pod, kResetOsAnnotation))
+    text = annotation(node, kResetExitCodeAnnotation);
   if (!text) return 0;
   int v = 0;
   auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), v);

@@ -46,8 +46,10 @@ AdmissionInput input(const std::vector<PoolNode>& nodes, TimePoint now) {
 }
 
 json object(const json& spec) {
-  return {{"apiVersion", "respool.io/v1alpha1"}, {"kind", "NodeOperation"},
-          {"metadata", {{"name", "op"}}}, {"spec", spec}};
+  return {{"apiVersion", "respool.io/v1alpha1"},
+          {"kind", "NodeOperation"},
+          {"metadata", {{"name", "op"}}},
+          {"spec", spec}};
 }
 
 std::vector<std::string> started_nodes(const Admission& a) {
@@ -84,7 +86,8 @@ TEST_CASE("N1/N2 limits: 20% and 5% of the pool, rounded down, at least one",
   CHECK(budget(empty, 40, fixed, kT0).replacement_limit == 3);
 }
 
-TEST_CASE("N1 window: a replacement exactly 24 h old no longer counts", "[policy][nodeop][rule:N1]") {
+TEST_CASE("N1 window: a replacement exactly 24 h old no longer counts",
+          "[policy][nodeop][rule:N1]") {
   Ledger l;
   for (int i = 0; i < 8; ++i)
     l.replacements.push_back({"op", "n-" + std::to_string(i), kT0 + std::chrono::hours(i)});
@@ -134,8 +137,8 @@ TEST_CASE("ledger and budget round-trip through status.nodeOperations", "[policy
 
 TEST_CASE("NodeOperation spec: types, reset options, timeout at most 24h",
           "[policy][nodeop][rule:N3][rule:N7]") {
-  auto ok = check_node_operation(object({{"pool", "gpu-a"}, {"type", "Replace"},
-                                         {"nodes", {"n-1", "n-2"}}, {"timeout", "2h30m"}}));
+  auto ok = check_node_operation(object(
+      {{"pool", "gpu-a"}, {"type", "Replace"}, {"nodes", {"n-1", "n-2"}}, {"timeout", "2h30m"}}));
   REQUIRE(ok);
   CHECK(ok->timeout == 2h + 30min);
   CHECK(ok->nodes.size() == 2);
@@ -171,20 +174,21 @@ TEST_CASE("NodeOperation spec: types, reset options, timeout at most 24h",
   REQUIRE(small);
   CHECK(small->reset_concurrency() == 1);  // floor(0.3) -> at least 1
 
-  auto no_os = check_node_operation(
-      object({{"pool", "gpu-a"}, {"type", "Reset"}, {"nodes", {"a"}}}));
+  auto no_os =
+      check_node_operation(object({{"pool", "gpu-a"}, {"type", "Reset"}, {"nodes", {"a"}}}));
   REQUIRE_FALSE(no_os);
   CHECK(no_os.error()[0].rule == "N7");
-  auto reset_on_replace = check_node_operation(object(
-      {{"pool", "gpu-a"}, {"type", "Delete"}, {"nodes", {"a"}}, {"reset", {{"os", "x"}}}}));
+  auto reset_on_replace = check_node_operation(
+      object({{"pool", "gpu-a"}, {"type", "Delete"}, {"nodes", {"a"}}, {"reset", {{"os", "x"}}}}));
   REQUIRE_FALSE(reset_on_replace);
   CHECK(reset_on_replace.error()[0].field == "spec.reset");
 
-  auto twice = check_node_operation(
-      object({{"pool", "gpu-a"}, {"type", "Delete"}, {"nodes", {"a", "a"}}}));
+  auto twice =
+      check_node_operation(object({{"pool", "gpu-a"}, {"type", "Delete"}, {"nodes", {"a", "a"}}}));
   REQUIRE_FALSE(twice);
   CHECK(twice.error()[0].field == "spec.nodes[1]");
-  auto bad_type = check_node_operation(object({{"pool", "gpu-a"}, {"type", "Reboot"}, {"nodes", {"a"}}}));
+  auto bad_type =
+      check_node_operation(object({{"pool", "gpu-a"}, {"type", "Reboot"}, {"nodes", {"a"}}}));
   REQUIRE_FALSE(bad_type);
 
   CHECK(parse_duration("90s").value() == 90s);
@@ -297,8 +301,9 @@ TEST_CASE("N7: a reset of 6 nodes at 50% runs 3 at a time", "[policy][nodeop][ru
   CHECK(started_nodes(b) == std::vector<std::string>{"n-3", "n-4"});
 }
 
-TEST_CASE("rejections: not in the pool, not Available for a reset, in another operation, the last node",
-          "[policy][nodeop][rule:N5][rule:N8]") {
+TEST_CASE(
+    "rejections: not in the pool, not Available for a reset, in another operation, the last node",
+    "[policy][nodeop][rule:N5][rule:N8]") {
   auto nodes = pool_nodes(3);
   nodes[2].state.state = NodeState::Abnormal;
   auto a = admit(input(nodes, kT0), {},

@@ -176,9 +176,9 @@ TEST_CASE("operation patches record what respool did, and undo only that", "[pol
   CHECK(retire["metadata"]["annotations"][std::string(kRetiredKey)].get<std::string>().find(
             "n-41") != std::string::npos);
 
-  json readmit = readmit_patch(NodeBuilder("n-1", "gpu-8x-a100").pool("p")
-                                   .taint(std::string(kResettingTaintKey)).view(),
-                               true);
+  json readmit = readmit_patch(
+      NodeBuilder("n-1", "gpu-8x-a100").pool("p").taint(std::string(kResettingTaintKey)).view(),
+      true);
   bool admission = false, still_resetting = false;
   for (const auto& t : readmit["spec"]["taints"]) {
     admission |= t["key"] == "isolation.respool.io/A200008";
@@ -216,7 +216,8 @@ TEST_CASE("P9: Succeeded operations go after 90 days, failed after 3 and beyond 
 
   std::vector<EndedOperation> many;
   for (int i = 0; i < 505; ++i) {
-    many.push_back({"f-" + std::to_string(i), OperationPhase::Failed, kT0 - std::chrono::minutes(i)});
+    many.push_back(
+        {"f-" + std::to_string(i), OperationPhase::Failed, kT0 - std::chrono::minutes(i)});
   }
   auto trimmed = expired_operations(many, kT0);
   REQUIRE(trimmed.size() == 5);

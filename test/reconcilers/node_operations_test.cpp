@@ -33,12 +33,12 @@ Json node_operation(const std::string& name, const std::string& pool, const std:
 // A Running pool of `count` cpu-64c nodes.
 void running_pool(Harness& h, const std::string& name, int count) {
   h.apply(network_manifest("net-" + name), kube::resources::networks);
-  h.apply(pool_manifest(name, "net-" + name,
-                        Json::array({{{"flavor", "cpu-64c"}, {"count", count}}})),
-          kube::resources::resourcepools);
-  REQUIRE(h.eventually([&] {
-    return h.phase(name) == "Running" && h.pool_nodes(name).size() == std::size_t(count);
-  }, std::chrono::seconds(120)));
+  h.apply(
+      pool_manifest(name, "net-" + name, Json::array({{{"flavor", "cpu-64c"}, {"count", count}}})),
+      kube::resources::resourcepools);
+  REQUIRE(h.eventually(
+      [&] { return h.phase(name) == "Running" && h.pool_nodes(name).size() == std::size_t(count); },
+      std::chrono::seconds(120)));
 }
 
 Json op_status(Harness& h, const std::string& name) {
@@ -109,10 +109,12 @@ TEST_CASE("N2: three replacements asked at once in a 40-node pool run two, queue
   }));
 
   add_free_nodes(h, 3, "spare-");
-  REQUIRE(h.eventually([&] {
-    return op_phase(h, "r0") == "Succeeded" && op_phase(h, "r1") == "Succeeded" &&
-           op_phase(h, "r2") == "Succeeded";
-  }, std::chrono::seconds(90)));
+  REQUIRE(h.eventually(
+      [&] {
+        return op_phase(h, "r0") == "Succeeded" && op_phase(h, "r1") == "Succeeded" &&
+               op_phase(h, "r2") == "Succeeded";
+      },
+      std::chrono::seconds(90)));
   CHECK(watch.most("Replace") == 2);
 
   // Each old node is retired and out of the pool; the pool has 40 nodes again, spares among them.
@@ -130,7 +132,8 @@ TEST_CASE("N2: three replacements asked at once in a 40-node pool run two, queue
     CHECK(steps == std::vector<std::string>{"Cordoned", "Drained", "ReplacementClaimed",
                                             "ReplacementAdmitted", "Retired", "Succeeded"});
   }
-  REQUIRE(h.eventually([&] { return h.pool_nodes("p").size() == 40 && h.phase("p") == "Running"; }));
+  REQUIRE(
+      h.eventually([&] { return h.pool_nodes("p").size() == 40 && h.phase("p") == "Running"; }));
   // A retired node never returns to the free inventory: with two more spares the pool stays.
   CHECK(pool_node_ops(h, "p").value("replacing", -1) == 0);
   // Audit: each replacement joined (addClusterNode) and each old node left (deleteClusterNode).
@@ -147,8 +150,9 @@ TEST_CASE("N2: three replacements asked at once in a 40-node pool run two, queue
     }
     return joined == 3 && left == 3;
   }));
-  CHECK(h.has_event("r0", "Succeeded", "Replace Succeeded: replaced " + members[0] + " by " +
-                                            op_status(h, "r0")["nodes"][0].value("replacement", "")));
+  CHECK(h.has_event("r0", "Succeeded",
+                    "Replace Succeeded: replaced " + members[0] + " by " +
+                        op_status(h, "r0")["nodes"][0].value("replacement", "")));
 }
 
 TEST_CASE("N1: the ninth replacement in 24 hours waits until the window moves, naming the time",
@@ -160,17 +164,20 @@ TEST_CASE("N1: the ninth replacement in 24 hours waits until the window moves, n
     h.apply(node_operation("r" + std::to_string(i), "p", "Replace", {members[i]}),
             kube::resources::nodeoperations);
   }
-  REQUIRE(h.eventually([&] {
-    for (int i = 0; i < 8; ++i) {
-      if (op_phase(h, "r" + std::to_string(i)) != "Succeeded") return false;
-    }
-    return true;
-  }, std::chrono::seconds(120)));
+  REQUIRE(h.eventually(
+      [&] {
+        for (int i = 0; i < 8; ++i) {
+          if (op_phase(h, "r" + std::to_string(i)) != "Succeeded") return false;
+        }
+        return true;
+      },
+      std::chrono::seconds(120)));
   // Old records deleted: the window's history is the pool's, not theirs.
   for (int i = 0; i < 8; ++i)
     REQUIRE(h.client().remove(kube::resources::nodeoperations, "", "r" + std::to_string(i)));
   h.apply(node_operation("r8", "p", "Replace", {members[8]}), kube::resources::nodeoperations);
-  REQUIRE(h.eventually([&] { return op_status(h, "r8").value("reason", "") == "ReplaceLimitPerDay"; }));
+  REQUIRE(
+      h.eventually([&] { return op_status(h, "r8").value("reason", "") == "ReplaceLimitPerDay"; }));
   const std::string next = pool_node_ops(h, "p").value("nextReplacementTime", "");
   CHECK_FALSE(next.empty());
   CHECK(op_status(h, "r8").value("message", "").find(next) != std::string::npos);
@@ -189,15 +196,17 @@ TEST_CASE("N4/N6: resets and replacements exclude each other both ways",
   running_pool(h, "p", 8);
   auto members = names(h.pool_nodes("p"));
   // A reset is under way (its Job runs a simulated minute): a replacement waits.
-  h.apply(node_operation("reset", "p", "Reset", {members[0]},
-                         {{"reset", {{"os", "ubuntu-22.04"}}}}),
-          kube::resources::nodeoperations);
+  h.apply(
+      node_operation("reset", "p", "Reset", {members[0]}, {{"reset", {{"os", "ubuntu-22.04"}}}}),
+      kube::resources::nodeoperations);
   REQUIRE(h.eventually([&] { return op_phase(h, "reset") == "Running"; }));
   h.apply(node_operation("replace", "p", "Replace", {members[1]}), kube::resources::nodeoperations);
-  REQUIRE(h.eventually([&] { return op_status(h, "replace").value("reason", "") == "PoolResetting"; }));
+  REQUIRE(
+      h.eventually([&] { return op_status(h, "replace").value("reason", "") == "PoolResetting"; }));
   CHECK(op_phase(h, "replace") == "Pending");
   // Once the reset ends, the replacement runs; while it runs, a new reset waits.
-  REQUIRE(h.eventually([&] { return op_phase(h, "reset") == "Succeeded"; }, std::chrono::seconds(120)));
+  REQUIRE(
+      h.eventually([&] { return op_phase(h, "reset") == "Succeeded"; }, std::chrono::seconds(120)));
   REQUIRE(h.eventually([&] { return op_phase(h, "replace") != "Pending"; }));
   h.apply(node_operation("reset-2", "p", "Reset", {members[2]}, {{"reset", {{"os", "x"}}}}),
           kube::resources::nodeoperations);
@@ -205,8 +214,10 @@ TEST_CASE("N4/N6: resets and replacements exclude each other both ways",
     return op_status(h, "reset-2").value("reason", "") == "PoolReplacing" ||
            op_phase(h, "replace") == "Succeeded";
   }));
-  REQUIRE(h.eventually([&] { return op_phase(h, "replace") == "Succeeded"; }, std::chrono::seconds(90)));
-  REQUIRE(h.eventually([&] { return op_phase(h, "reset-2") == "Succeeded"; }, std::chrono::seconds(120)));
+  REQUIRE(h.eventually([&] { return op_phase(h, "replace") == "Succeeded"; },
+                       std::chrono::seconds(90)));
+  REQUIRE(h.eventually([&] { return op_phase(h, "reset-2") == "Succeeded"; },
+                       std::chrono::seconds(120)));
   // The reset node is Available and uncordoned again, the reset Job gone.
   auto reset_node = h.get(kube::resources::nodes, members[0]);
   CHECK_FALSE(reset_node["spec"].value("unschedulable", false));
@@ -218,15 +229,16 @@ TEST_CASE("N4/N6: resets and replacements exclude each other both ways",
   for (const auto& s : steps)
     names_of.push_back(s["step"]);
   CHECK(names_of == std::vector<std::string>{"Cordoned", "Drained", "ResetStarted",
-                                              "ResetCompleted", "Readmitted", "Succeeded"});
+                                             "ResetCompleted", "Readmitted", "Succeeded"});
   REQUIRE(h.eventually([&] {
     auto jobs = h.client().list(kube::resources::jobs, "respool-system");
     return jobs && (*jobs)["items"].empty();
   }));
 }
 
-TEST_CASE("N3: a replacement with no idle node fails at its timeout and leaves the node in the pool",
-          "[reconcilers][nodeop][rule:N3]") {
+TEST_CASE(
+    "N3: a replacement with no idle node fails at its timeout and leaves the node in the pool",
+    "[reconcilers][nodeop][rule:N3]") {
   Harness h({.nodes_yaml = cpu_nodes(3), .time_scale = 20});
   running_pool(h, "p", 3);
   auto members = names(h.pool_nodes("p"));
@@ -243,17 +255,19 @@ TEST_CASE("N3: a replacement with no idle node fails at its timeout and leaves t
   REQUIRE(h.eventually([&] {
     auto node = h.get(kube::resources::nodes, members[0]);
     return !node["spec"].value("unschedulable", false) &&
-           !node["metadata"].value("annotations", Json::object()).contains("respool.io/node-operation");
+           !node["metadata"]
+                .value("annotations", Json::object())
+                .contains("respool.io/node-operation");
   }));
   auto node = h.get(kube::resources::nodes, members[0]);
   CHECK(label(node, "respool.io/pool") == "p");
   CHECK(label(node, "respool.io/retired").empty());
-  CHECK(h.has_event("r", "Failed", "Replace Failed: " + members[0] + ": " +
-                                       s["nodes"][0].value("message", "")));
+  CHECK(h.has_event("r", "Failed",
+                    "Replace Failed: " + members[0] + ": " + s["nodes"][0].value("message", "")));
   // A timeout above 24h is refused (N3): by the CRD's rule at apply, and the operator agrees.
-  auto longer = h.client().create(kube::resources::nodeoperations, "",
-                                  node_operation("r-long", "p", "Replace", {members[1]},
-                                                 {{"timeout", "25h"}}));
+  auto longer = h.client().create(
+      kube::resources::nodeoperations, "",
+      node_operation("r-long", "p", "Replace", {members[1]}, {{"timeout", "25h"}}));
   REQUIRE_FALSE(longer);
   CHECK(longer.error().message.find("24h") != std::string::npos);
 }
@@ -265,13 +279,15 @@ TEST_CASE("N7: a reset of 6 nodes at 50% runs 3 at a time; a failed reset Job fa
   NodeWatch watch(h.client(), "p");
   auto members = names(h.pool_nodes("p"));
   // One node's reset fails (the simulator's exit code on demand).
-  REQUIRE(h.client().patch(kube::resources::nodes, "", members[5], kube::PatchType::Merge,
-                           {{"metadata", {{"annotations", {{"sandbox.respool.io/reset-exit-code", "3"}}}}}}));
+  REQUIRE(h.client().patch(
+      kube::resources::nodes, "", members[5], kube::PatchType::Merge,
+      {{"metadata", {{"annotations", {{"sandbox.respool.io/reset-exit-code", "3"}}}}}}));
   std::vector<std::string> six(members.begin(), members.begin() + 6);
   h.apply(node_operation("reset", "p", "Reset", six,
                          {{"reset", {{"os", "ubuntu-22.04"}, {"maxUnavailable", "50%"}}}}),
           kube::resources::nodeoperations);
-  REQUIRE(h.eventually([&] { return op_phase(h, "reset") == "Failed"; }, std::chrono::seconds(180)));
+  REQUIRE(
+      h.eventually([&] { return op_phase(h, "reset") == "Failed"; }, std::chrono::seconds(180)));
   CHECK(watch.most("Reset") == 3);
   auto s = op_status(h, "reset");
   int succeeded = 0;
@@ -288,12 +304,15 @@ TEST_CASE("N7: a reset of 6 nodes at 50% runs 3 at a time; a failed reset Job fa
   // The failed node stays cordoned, with the reason recorded on it; the others are back.
   REQUIRE(h.eventually([&] {
     auto failed = h.get(kube::resources::nodes, members[5]);
-    return failed["metadata"].value("annotations", Json::object()).contains("respool.io/cordon-reason");
+    return failed["metadata"]
+        .value("annotations", Json::object())
+        .contains("respool.io/cordon-reason");
   }));
   auto failed = h.get(kube::resources::nodes, members[5]);
   CHECK(failed["spec"].value("unschedulable", false));
   CHECK_FALSE(has_taint(failed, "respool.io/resetting"));
-  for (const auto& n : h.nodes()) CHECK_FALSE(cordoned_by_respool_without_record(n));
+  for (const auto& n : h.nodes())
+    CHECK_FALSE(cordoned_by_respool_without_record(n));
   // N5: only Available nodes are reset.
   h.simulator().add_fault(members[6], "Isolate=A050101");
   REQUIRE(h.eventually([&] { return h.pool("p")["status"]["nodes"].value("abnormal", 0) == 1; }));
@@ -313,8 +332,10 @@ TEST_CASE("N8: Delete returns nodes to the free inventory, never the last one",
     NodeWatch watch(h.client(), "p");
     h.apply(node_operation("d", "p", "Delete", {members[1]}), kube::resources::nodeoperations);
     h.patch_pool("p", {{"resources", Json::array({{{"flavor", "cpu-64c"}, {"count", 2}}})}});
-    REQUIRE(h.eventually([&] { return op_phase(h, "d") == "Succeeded"; }, std::chrono::seconds(60)));
-    REQUIRE(h.eventually([&] { return h.pool_nodes("p").size() == 2 && h.phase("p") == "Running"; }));
+    REQUIRE(
+        h.eventually([&] { return op_phase(h, "d") == "Succeeded"; }, std::chrono::seconds(60)));
+    REQUIRE(
+        h.eventually([&] { return h.pool_nodes("p").size() == 2 && h.phase("p") == "Running"; }));
     auto now = names(h.pool_nodes("p"));
     CHECK(now == std::vector<std::string>{members[0], members[2]});
     auto gone = h.get(kube::resources::nodes, members[1]);
@@ -324,8 +345,10 @@ TEST_CASE("N8: Delete returns nodes to the free inventory, never the last one",
   }
   SECTION("without a count change, a free node takes its place and the message says which") {
     h.apply(node_operation("d", "p", "Delete", {members[0]}), kube::resources::nodeoperations);
-    REQUIRE(h.eventually([&] { return op_phase(h, "d") == "Succeeded"; }, std::chrono::seconds(60)));
-    REQUIRE(h.eventually([&] { return h.pool_nodes("p").size() == 3 && h.phase("p") == "Running"; }));
+    REQUIRE(
+        h.eventually([&] { return op_phase(h, "d") == "Succeeded"; }, std::chrono::seconds(60)));
+    REQUIRE(
+        h.eventually([&] { return h.pool_nodes("p").size() == 3 && h.phase("p") == "Running"; }));
     auto now = names(h.pool_nodes("p"));
     CHECK(std::find(now.begin(), now.end(), members[0]) == now.end());
     const std::string message = op_status(h, "d")["nodes"][0].value("message", "");
@@ -345,14 +368,15 @@ TEST_CASE("a PodDisruptionBudget that blocks a drain holds the replacement witho
   Harness h({.nodes_yaml = cpu_nodes(4)});
   running_pool(h, "p", 3);
   auto members = names(h.pool_nodes("p"));
-  Json pod = {{"apiVersion", "v1"},
-              {"kind", "Pod"},
-              {"metadata", {{"name", "guarded"}, {"namespace", "default"}, {"labels", {{"app", "g"}}}}},
-              {"spec",
-               {{"nodeName", members[0]},
-                {"tolerations", Json::array({{{"operator", "Exists"}}})},
-                {"terminationGracePeriodSeconds", 1},
-                {"containers", Json::array({{{"name", "c"}, {"image", "x"}}})}}}};
+  Json pod = {
+      {"apiVersion", "v1"},
+      {"kind", "Pod"},
+      {"metadata", {{"name", "guarded"}, {"namespace", "default"}, {"labels", {{"app", "g"}}}}},
+      {"spec",
+       {{"nodeName", members[0]},
+        {"tolerations", Json::array({{{"operator", "Exists"}}})},
+        {"terminationGracePeriodSeconds", 1},
+        {"containers", Json::array({{{"name", "c"}, {"image", "x"}}})}}}};
   h.apply(pod, kube::resources::pods);
   h.apply({{"apiVersion", "policy/v1"},
            {"kind", "PodDisruptionBudget"},
@@ -360,14 +384,16 @@ TEST_CASE("a PodDisruptionBudget that blocks a drain holds the replacement witho
            {"spec", {{"minAvailable", 1}, {"selector", {{"matchLabels", {{"app", "g"}}}}}}}},
           kube::resources::poddisruptionbudgets);
   REQUIRE(h.eventually([&] {
-    return h.get(kube::resources::pods, "guarded", "default")["status"].value("phase", "") == "Running";
+    return h.get(kube::resources::pods, "guarded", "default")["status"].value("phase", "") ==
+           "Running";
   }));
   h.apply(node_operation("r", "p", "Replace", {members[0]}), kube::resources::nodeoperations);
   REQUIRE(h.eventually([&] { return op_status(h, "r").value("reason", "") == "DrainBlocked"; }));
   CHECK(op_status(h, "r").value("message", "").find("keep-g") != std::string::npos);
   // Held: the pod runs, the node stays cordoned and in the pool.
   std::this_thread::sleep_for(std::chrono::seconds(2));
-  CHECK(h.get(kube::resources::pods, "guarded", "default")["status"].value("phase", "") == "Running");
+  CHECK(h.get(kube::resources::pods, "guarded", "default")["status"].value("phase", "") ==
+        "Running");
   auto node = h.get(kube::resources::nodes, members[0]);
   CHECK(node["spec"].value("unschedulable", false));
   CHECK(label(node, "respool.io/pool") == "p");
