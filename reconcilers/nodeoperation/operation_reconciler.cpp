@@ -131,6 +131,10 @@ std::expected<runtime::ReconcileResult, std::string> OperationReconciler::reconc
   in.limits = o.catalog->replacement_limits;
   in.now = o.now;
   policy::Admission admission = policy::admit(in, o.ledger, std::move(open));
+  // An operation waiting for the N1 window looks again when a slot frees.
+  const policy::Budget budget =
+      policy::budget(admission.ledger, o.pool_size, o.catalog->replacement_limits, o.now);
+  if (budget.next_replacement_time) round.at(*budget.next_replacement_time);
 
   // Act: the ledger first, guarded, so that no decision from a stale view touches a node.
   if (o.pool_object) {
