@@ -117,7 +117,7 @@ void OperationReconciler::advance(Observation& o, Operation& op, const policy::A
   for (const policy::StepRecord& s : policy::observed_steps(active.type, f)) {
     if (p->has_step(s.step)) continue;
     const std::string key = op.name() + "/" + active.node + "/" + s.step;
-    if ((s.step == "ReplacementClaimed" || s.step == "Retired") && !audited_.contains(key)) {
+    if ((s.step == "ReplacementClaimed" || s.step == "Retired") && !audit_remembered(key)) {
       const bool claimed = s.step == "ReplacementClaimed";
       audit(claimed ? policy::AuditOperation::addClusterNode
                     : policy::AuditOperation::deleteClusterNode,
@@ -321,7 +321,7 @@ std::expected<void, std::string> OperationReconciler::claim_replacement(
   }
   ctx_.expectations->expect(o.pool, chosen.name, Expectations::Kind::InPool, o.now);
   const std::string key = op.name() + "/" + node + "/ReplacementClaimed";
-  audited_.insert(key);
+  remember_audit(key, true);
   audit(policy::AuditOperation::addClusterNode, o.pool, chosen.name,
         "replacement for " + node + " (NodeOperation " + op.name() + "), " + where);
   progress.add_step("ReplacementClaimed", o.now, chosen.name);
@@ -348,7 +348,7 @@ std::expected<void, std::string> OperationReconciler::retire(Observation& o, Ope
     if (lost_race(r.error())) return {};
     return std::unexpected("retiring node " + node + ": " + r.error().describe());
   }
-  audited_.insert(op.name() + "/" + node + "/Retired");
+  remember_audit(op.name() + "/" + node + "/Retired", true);
   audit(policy::AuditOperation::deleteClusterNode, o.pool, node,
         "retired, replaced by " + replacement + " (NodeOperation " + op.name() + ")");
   progress.add_step("Retired", o.now);

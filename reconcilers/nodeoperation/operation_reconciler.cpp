@@ -50,6 +50,19 @@ OperationReconciler::Operation* OperationReconciler::Observation::operation(
   return nullptr;
 }
 
+void OperationReconciler::remember_audit(const std::string& key, bool remember) {
+  std::lock_guard lock(audited_mu_);
+  if (remember)
+    audited_.insert(key);
+  else
+    audited_.erase(key);
+}
+
+bool OperationReconciler::audit_remembered(const std::string& key) {
+  std::lock_guard lock(audited_mu_);
+  return audited_.contains(key);
+}
+
 OperationReconciler::Observation OperationReconciler::observe(const std::string& pool) {
   Observation o;
   o.pool = pool;
@@ -75,6 +88,11 @@ OperationReconciler::Observation OperationReconciler::observe(const std::string&
       op.invalid = spec.error();
     }
     op.old_status = policy::operation_status_from_json(object->object.value("status", Json()));
+    // Steps the cache shows recorded need no recovery audit any more.
+    for (const auto& n : op.old_status.nodes) {
+      for (const auto& step : n.steps)
+        remember_audit(object->meta.name + "/" + n.name + "/" + step.step, false);
+    }
     op.status = op.old_status;
     op.status.observed_generation = object->meta.generation;
     op.deleting = object->meta.deletion_timestamp.has_value();

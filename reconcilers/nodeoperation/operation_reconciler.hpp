@@ -15,6 +15,7 @@
 #include <expected>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <string>
@@ -124,9 +125,13 @@ class OperationReconciler {
   void audit(policy::AuditOperation op, const std::string& pool, const std::string& node,
              const std::string& message);
 
+  // Audit lines written whose step no cached status shows yet (operation/node/step): a
+  // recovery must not write them again only because the cache lags behind the status write.
+  void remember_audit(const std::string& key, bool remember);
+  bool audit_remembered(const std::string& key);
+
   Context& ctx_;
-  // Audit lines written whose step no status records yet (operation/node/step): a recovery
-  // after a lost status write must not write them twice.
+  std::mutex audited_mu_;
   std::set<std::string> audited_;
 };
 

@@ -84,11 +84,6 @@ void OperationReconciler::report(Observation& o, Round& round) {
                                  r.error().describe()));
       continue;
     }
-    // Written: the steps it records need no recovery audit any more.
-    for (const auto& n : s.nodes) {
-      for (const auto& step : n.steps)
-        audited_.erase(op.name() + "/" + n.name + "/" + step.step);
-    }
     const std::string type = op.spec ? std::string(policy::to_string(op.spec->type)) : "Unknown";
     // Events: the operation's phase, and each node's ending.
     if (s.phase != op.old_status.phase) {

@@ -99,7 +99,7 @@ while [ $SECONDS -lt $deadline ]; do
   wait "$operator" 2>/dev/null || true
   kills=$((kills + 1))
   start_operator
-  if all_ended; then
+  if [ "$kills" -gt 4 ] && all_ended; then
     [ "$kills" -ge "$kills_wanted" ] && break
     # More work for the next kills: resets of nodes that were never touched.
     wave=$((wave + 1))
@@ -107,11 +107,10 @@ while [ $SECONDS -lt $deadline ]; do
     reset_op "reset-$wave" "${members[$base]}" "${members[$((base + 1))]}" | k apply -f - >/dev/null
     ops=$((ops + 1))
   fi
-  if [ "$wave" -eq 1 ] && [ "$kills" -eq 8 ]; then
-    # Wave 2 while the operator is being killed: three more replacements.
+  if [ "$kills" -eq 4 ]; then
+    # While the operator is being killed: three more replacements, in one apply.
     { for i in 5 6 7; do replace_op "replace-$i" "${members[$i]}"; done; } | k apply -f - >/dev/null
     ops=$((ops + 3))
-    wave=2
   fi
 done
 echo "--- $kills kills (operator runs: $run), $ops operations; letting the last run finish"
@@ -141,7 +140,9 @@ echo "most nodes marked at once: Replace $most_replace (N2 limit 2), Reset $most
 # The pool: 20 nodes, none marked; 8 retired nodes out of it; no node cordoned, tainted or
 # marked by respool without a record.
 [ "$(k get nodes -l respool.io/pool=p --no-headers | wc -l)" -eq 20 ] || fail "pool size changed"
-[ "$(k get nodes -l respool.io/retired=true --no-headers | wc -l)" -eq 8 ] || fail "want 8 retired nodes"
+retired_nodes=$(k get nodes -l respool.io/retired=true -o jsonpath='{.items[*].metadata.name}')
+[ "$(wc -w <<<"$retired_nodes")" -eq 8 ] ||
+  fail "want 8 retired nodes, have: $retired_nodes; operations: $(k get nodeop -o jsonpath='{range .items[*]}{.metadata.name}={.status.nodes[*].replacement} {end}')"
 k get nodes -o json >"$work/nodes.json"
 python3 - "$work/nodes.json" <<'PY' || fail "a node is left marked or cordoned without a record"
 import json, sys

@@ -42,6 +42,11 @@ class NodeWatch {
     std::lock_guard lock(mu_);
     return events_;
   }
+  // What the watch went through, for a failing check's message.
+  std::string log() {
+    std::lock_guard lock(mu_);
+    return log_ + " events=" + std::to_string(events_);
+  }
 
  private:
   void run() {
@@ -50,18 +55,28 @@ class NodeWatch {
       o.resource_version = rv_;
       o.timeout_seconds = 30;
       auto stream = client_.watch(kube::resources::nodes, "", o);
-      if (!stream) continue;
+      if (!stream) {
+        note("watch from " + rv_ + ": " + stream.error().describe());
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        continue;
+      }
+      note("watching from " + rv_);
       stream_ = std::move(*stream);
       while (!stop_) {
         auto line = stream_->next_line(std::chrono::milliseconds(200));
         if (!line) {
           if (line.error().is(kube::Error::Kind::Timeout)) continue;
+          note("read: " + line.error().describe());
           break;
         }
-        if (!*line) break;
+        if (!*line) {
+          note("closed");
+          break;
+        }
         auto event = kube::Json::parse(**line, nullptr, false);
         if (event.is_discarded() || !event.contains("object")) continue;
         const auto& object = event["object"];
+        if (event.value("type", "") == "ERROR") note("ERROR " + object.dump());
         if (event.value("type", "") == "BOOKMARK" || event.value("type", "") == "ERROR") {
           rv_ = object["metadata"].value("resourceVersion", rv_);
           continue;
@@ -75,6 +90,11 @@ class NodeWatch {
         rv_ = object["metadata"].value("resourceVersion", rv_);
       }
     }
+  }
+
+  void note(const std::string& what) {
+    std::lock_guard lock(mu_);
+    if (log_.size() < 4000) log_ += what + "; ";
   }
 
   void observe(const kube::Json& node) {
@@ -108,6 +128,7 @@ class NodeWatch {
   std::map<std::string, std::string> state_;  // node → operation type, "admission" or ""
   std::map<std::string, int> most_;
   int events_ = 0;
+  std::string log_;
 };
 
 }  // namespace respool::test
