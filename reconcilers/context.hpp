@@ -63,6 +63,12 @@ runtime::Reconciler reporting_failures(const Context& ctx,
                                        const runtime::Informer<kube::Unstructured>& cache,
                                        runtime::Reconciler reconcile);
 
+// A write lost to a concurrent change (409) or to the object's going (404): the next round,
+// from a newer cache, decides again.
+inline bool lost_race(const kube::Error& e) {
+  return e.is(kube::Error::Kind::Conflict) || e.is(kube::Error::Kind::NotFound);
+}
+
 // Writes one audit record: a JSON line on the audit stream.
 void write_audit(const std::string& line);
 

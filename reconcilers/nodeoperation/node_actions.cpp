@@ -17,10 +17,6 @@ namespace {
 
 using kube::Json;
 
-bool lost_race(const kube::Error& e) {
-  return e.is(kube::Error::Kind::Conflict) || e.is(kube::Error::Kind::NotFound);
-}
-
 // Pods a drain must move: bound there, not finished, not a DaemonSet's, not our reset Job's.
 bool to_drain(const kube::Pod& pod) {
   return !pod.terminal() && !pod.owned_by_daemonset() &&

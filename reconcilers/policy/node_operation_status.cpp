@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "reconcilers/policy/json_read.hpp"
 #include "reconcilers/policy/time.hpp"
 
 namespace respool::policy {
@@ -9,17 +10,10 @@ namespace respool::policy {
 namespace {
 
 using nlohmann::json;
+using json_read::string_at;
+using json_read::time_at;
 
-std::string string_at(const json& object, const char* key) {
-  auto it = object.find(key);
-  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
 
-std::optional<TimePoint> time_at(const json& object, const char* key) {
-  auto it = object.find(key);
-  if (it == object.end() || !it->is_string()) return std::nullopt;
-  return parse_time(it->get_ref<const std::string&>());
-}
 
 std::optional<NodePhase> parse_node_phase(std::string_view text) {
   for (NodePhase p :

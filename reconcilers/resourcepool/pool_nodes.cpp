@@ -13,10 +13,6 @@ namespace respool::reconcilers {
 
 namespace {
 
-bool lost_race(const kube::Error& e) {
-  return e.is(kube::Error::Kind::Conflict) || e.is(kube::Error::Kind::NotFound);
-}
-
 void audit_node(policy::AuditOperation op, const std::string& pool, const std::string& node,
                 runtime::TimePoint now, std::string message) {
   policy::AuditRecord audit{
