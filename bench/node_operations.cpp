@@ -134,10 +134,11 @@ int main(int argc, char** argv) {
     if (nodes["items"].size() == 50) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
-  for (int i = 1; i <= 50; ++i) {  // resets take a simulated second
+  for (const auto& node : must(c.list(kube::resources::nodes, ""), "list nodes")["items"]) {
+    // Resets take a simulated second.
     Json patch = {{"metadata", {{"annotations", {{"sandbox.respool.io/reset-seconds", "1"}}}}}};
-    must(c.patch(kube::resources::nodes, "", "n-" + std::to_string(i), kube::PatchType::Merge,
-                 patch),
+    must(c.patch(kube::resources::nodes, "", node["metadata"]["name"].get<std::string>(),
+                 kube::PatchType::Merge, patch),
          "annotate node");
   }
 
