@@ -169,31 +169,33 @@ nodes:
   // Watch every node change and keep the largest number in admission seen at any moment.
   std::atomic<int> most{0};
   std::atomic<bool> stop{false};
+  auto list = h.client().list(kube::resources::nodes, "");
+  REQUIRE(list);
+  std::string rv = (*list)["metadata"]["resourceVersion"];
   std::thread watcher([&] {
     std::map<std::string, bool> admitting;
-    auto list = h.client().list(kube::resources::nodes, "");
-    REQUIRE(list);
-    kube::WatchOptions o;
-    o.resource_version = (*list)["metadata"]["resourceVersion"];
-    o.timeout_seconds = 120;
-    auto watch = h.client().watch(kube::resources::nodes, "", o);
-    REQUIRE(watch);
     while (!stop) {
-      auto line = (*watch)->next_line(200ms);
-      if (!line) {
-        if (line.error().is(kube::Error::Kind::Timeout)) continue;
-        break;
+      kube::WatchOptions o;
+      o.resource_version = rv;
+      o.timeout_seconds = 120;
+      auto watch = h.client().watch(kube::resources::nodes, "", o);
+      if (!watch) continue;
+      while (!stop) {
+        // A read that times out closes the connection: watch again from the last version.
+        auto line = (*watch)->next_line(200ms);
+        if (!line || !line->has_value()) break;
+        auto event = Json::parse(**line);
+        const auto& node = event["object"];
+        rv = node["metadata"].value("resourceVersion", rv);
+        if (event["type"] == "BOOKMARK") continue;
+        admitting[node["metadata"]["name"]] = event["type"] != "DELETED" &&
+                                              !label(node, "respool.io/pool").empty() &&
+                                              has_taint(node, "isolation.respool.io/A200008");
+        int now = 0;
+        for (const auto& [name, in] : admitting)
+          now += in ? 1 : 0;
+        most = std::max(most.load(), now);
       }
-      if (!line->has_value()) break;
-      auto event = Json::parse(**line);
-      const auto& node = event["object"];
-      admitting[node["metadata"]["name"]] = event["type"] != "DELETED" &&
-                                            !label(node, "respool.io/pool").empty() &&
-                                            has_taint(node, "isolation.respool.io/A200008");
-      int now = 0;
-      for (const auto& [name, in] : admitting)
-        now += in ? 1 : 0;
-      most = std::max(most.load(), now);
     }
   });
   h.apply(network_manifest("net-a"), kube::resources::networks);

@@ -60,13 +60,16 @@ class NodeWatch {
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
         continue;
       }
-      note("watching from " + rv_);
+      if (rv_ != last_noted_) note("watching from " + rv_);
+      last_noted_ = rv_;
       stream_ = std::move(*stream);
       while (!stop_) {
         auto line = stream_->next_line(std::chrono::milliseconds(200));
         if (!line) {
-          if (line.error().is(kube::Error::Kind::Timeout)) continue;
-          note("read: " + line.error().describe());
+          // A read that times out closes the connection (operator/http): watch again from
+          // the last version seen.
+          if (!line.error().is(kube::Error::Kind::Timeout))
+            note("read: " + line.error().describe());
           break;
         }
         if (!*line) {
@@ -129,6 +132,7 @@ class NodeWatch {
   std::map<std::string, int> most_;
   int events_ = 0;
   std::string log_;
+  std::string last_noted_;
 };
 
 }  // namespace respool::test
