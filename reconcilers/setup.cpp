@@ -88,6 +88,7 @@ std::expected<std::unique_ptr<Operator>, std::string> setup(runtime::Manager& ma
       manager.add_informer<kube::Unstructured>(informer_options(kube::resources::nodeoperations));
   auto job_options = informer_options(kube::resources::jobs);
   job_options.label_selector = std::string(policy::kNodeOperationLabel);
+  job_options.ns = options.operator_namespace;  // reset Jobs live there, and RBAC grants no more
   auto& reset_jobs = manager.add_informer<kube::Unstructured>(job_options);
 
   nodes.store().add_index(
@@ -210,7 +211,9 @@ std::expected<std::unique_ptr<Operator>, std::string> setup(runtime::Manager& ma
   operation_controller.name = "nodeoperation";
   operation_controller.workers = options.workers;
   auto& operation_ctl = manager.add_controller(
-      [impl = op->operations.get()](const std::string& key) { return impl->reconcile(key); },
+      reporting_failures(  // the key is the pool: failures are reported on it
+          ctx, pools,
+          [impl = op->operations.get()](const std::string& key) { return impl->reconcile(key); }),
       std::move(operation_controller));
   operation_ctl.watch(
       operations,

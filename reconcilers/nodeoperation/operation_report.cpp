@@ -134,6 +134,12 @@ std::optional<runtime::TimePoint> OperationReconciler::retain(const Observation&
     if (!r && !r.error().is(kube::Error::Kind::NotFound)) {
       runtime::log::warn("nodeoperation", "removing an expired NodeOperation failed",
                          {{"operation", name}, {"error", r.error().describe()}});
+      for (const Operation& op : o.operations) {
+        if (op.name() == name)
+          ctx_.events->event(reference_to(*op.object), runtime::EventType::Warning,
+                             "RecordNotRemoved", "Retention",
+                             "removing this expired record (P9) failed: " + r.error().describe());
+      }
       continue;
     }
     std::erase_if(ended, [&](const auto& e) { return e.name == name; });

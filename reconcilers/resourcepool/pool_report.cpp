@@ -66,11 +66,7 @@ std::expected<runtime::ReconcileResult, std::string> PoolReconciler::report(cons
   ctx_.metrics->set_pool_nodes(name, by_flavor_state);
   ctx_.metrics->set_pool_phase(name, std::string(policy::to_string(status.phase)));
 
-  if (out.failure) {
-    ctx_.events->event(reference_to(*o.pool), runtime::EventType::Warning, "ReconcileFailed",
-                       "Reconcile", *out.failure);
-    return std::unexpected(*out.failure);
-  }
+  if (out.failure) return std::unexpected(*out.failure);  // reported on the pool by the controller
   // Look again while something moves; events bring the pool back sooner.
   if (out.busy || (d.plan && !d.plan->settled()) || status.nodes.creating > 0 ||
       status.nodes.deleting > 0) {
