@@ -263,6 +263,11 @@ std::expected<bool, std::string> OperationReconciler::write_ledger(const Observa
   const policy::Budget b = policy::budget(next, o.pool_size, o.catalog->replacement_limits, o.now);
   Json wanted = policy::to_json(b, next);
   if (old == wanted) return false;
+  // A pool whose controller has not written its first status yet gets the figures with that
+  // write: writing them first would make it lose its write to a conflict (and its Creating).
+  const bool first_status_pending =
+      !o.pool_object->object.value("status", Json::object()).contains("phase");
+  if (first_status_pending && next.active.empty() && next.replacements.empty()) return false;
   if (!wanted.contains("nextReplacementTime")) wanted["nextReplacementTime"] = nullptr;
   Json patch = {{"metadata", {{"resourceVersion", o.pool_object->meta.resource_version}}},
                 {"status", {{"nodeOperations", wanted}}}};

@@ -92,7 +92,10 @@ std::vector<policy::FreeNode> PoolReconciler::free_nodes(const FreeNodeIndex::Ca
 std::expected<bool, std::string> PoolReconciler::write_status(const kube::Unstructured& pool,
                                                               nlohmann::json status) {
   const kube::Json old_status = pool.object.value("status", kube::Json::object());
-  if (auto ops = old_status.find("nodeOperations"); ops != old_status.end())
+  // status.nodeOperations holds the NodeOperation controller's ledger: kept unless the caller
+  // brought it, with fresh figures.
+  if (auto ops = old_status.find("nodeOperations");
+      ops != old_status.end() && !status.contains("nodeOperations"))
     status["nodeOperations"] = *ops;
   if (old_status == status) return false;
   kube::Json updated = pool.object;

@@ -2,6 +2,7 @@
 // audit records (A1) and metrics, and when to look again.
 #include "operator/runtime/log.hpp"
 #include "reconcilers/policy/audit.hpp"
+#include "reconcilers/policy/node_operation_ledger.hpp"
 #include "reconcilers/policy/pool_events.hpp"
 #include "reconcilers/resourcepool/pool_reconciler.hpp"
 
@@ -44,7 +45,21 @@ std::expected<runtime::ReconcileResult, std::string> PoolReconciler::report(cons
   const auto ended = policy::track_pool_records(records, round, o.now);
   status.records = policy::prune_records(std::move(records), o.now);
 
-  auto written = write_status(*o.pool, policy::to_json(status));
+  nlohmann::json status_json = policy::to_json(status);
+  if (d.spec) {
+    // The node-operation budget's figures follow the pool's size and the catalog; writing them
+    // here, with the rest, leaves the NodeOperation controller nothing to write for a pool
+    // without operations (two writers of one status lose each other's writes to conflicts,
+    // and a lost write can hide a phase: a pool that never said Creating).
+    const kube::Json old_ops =
+        o.pool->object.value("status", kube::Json::object()).value("nodeOperations", kube::Json());
+    const policy::Ledger ledger =
+        policy::ledger_from_json(old_ops.is_object() ? old_ops : kube::Json::object());
+    status_json["nodeOperations"] = policy::to_json(
+        policy::budget(ledger, d.spec->desired_nodes(), o.catalog->replacement_limits, o.now),
+        ledger);
+  }
+  auto written = write_status(*o.pool, std::move(status_json));
   if (!written) {
     // A stale cache (usually our own last status write not seen yet): the watch event that
     // brings the newer pool enqueues it again. No rate-limited requeue: its per-key backoff
