@@ -241,14 +241,20 @@ PoolPlan plan_pool(std::span<const DesiredGroup> desired, std::span<const PoolNo
     p.missing = std::max(0, need - int(candidates[i].size()));
   }
 
-  // Releases (P10): nodes named by a Delete first, then the usual order; nodes in an operation
+  // Releases (P10): nodes named by a Delete first, then a Delete's substitutes (a count lowered
+  // just after the Delete took its node undoes the substitution, so that exactly the named node
+  // leaves, whichever change the pool saw first), then the usual order; nodes in an operation
   // are not chosen.
-  auto order = [&options](const PoolNode* a, const PoolNode* b) {
+  auto order = [&options, &replace_marked](const PoolNode* a, const PoolNode* b) {
     auto named = [&options](const PoolNode* n) {
       return std::find(options.delete_first.begin(), options.delete_first.end(), n->name) ==
              options.delete_first.end();
     };
     if (named(a) != named(b)) return !named(a);
+    auto substitute = [&replace_marked](const PoolNode* n) {
+      return !n->replacement_for.empty() && !replace_marked.contains(n->replacement_for);
+    };
+    if (substitute(a) != substitute(b)) return substitute(a);
     return release_before(a, b);
   };
   if (act) {

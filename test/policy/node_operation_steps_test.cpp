@@ -261,6 +261,14 @@ TEST_CASE("the pool's plan and node operations", "[policy][nodeop][plan][rule:N8
     CHECK(undo.keeps == std::vector<std::string>{"a"});
     CHECK(undo.releases == std::vector<std::string>{"c"});
     CHECK(undo.claims.empty());
+    // The Delete took its substitute before the lowered count was seen: the substitute goes,
+    // not an older node, so that exactly the named node leaves the pool.
+    std::vector<PoolNode> substituted = {node("a"), node("b"), node("c"), node("f-1")};
+    substituted[1].operation = D;
+    substituted[3].replacement_for = "b";
+    auto back = plan_pool(two, substituted, {});
+    CHECK(back.releases == std::vector<std::string>{"b", "f-1"});
+    CHECK(back.claims.empty());
   }
   SECTION("a node being replaced holds its place until its replacement is in the pool") {
     std::vector<PoolNode> nodes = {node("a"), node("b"), node("c")};
