@@ -145,8 +145,12 @@ PoolPlan plan_pool(std::span<const DesiredGroup> desired, std::span<const PoolNo
       replaced.insert(n.replacement_for);
   }
   // Whether scale-in may choose a node: not in an operation, not a replacement in progress.
+  auto unanswered_delete = [&options](const PoolNode& n) {
+    return std::find(options.delete_unanswered.begin(), options.delete_unanswered.end(),
+                     n.name) != options.delete_unanswered.end();
+  };
   auto choosable = [&](const PoolNode& n) {
-    return !n.operation &&
+    return !n.operation && !unanswered_delete(n) &&
            !(!n.replacement_for.empty() && replace_marked.contains(n.replacement_for));
   };
 
@@ -194,7 +198,9 @@ PoolPlan plan_pool(std::span<const DesiredGroup> desired, std::span<const PoolNo
       }
     }
     p.have = int(members[i].size());
-    p.surplus = std::max(0, p.have - p.group.count);
+    const auto leaving = std::count_if(members[i].begin(), members[i].end(),
+                                       [&](const PoolNode* n) { return unanswered_delete(*n); });
+    p.surplus = std::max(0, p.have - int(leaving) - p.group.count);
   }
 
   // Free candidates per group, by name, each node offered to the first group it fits.

@@ -52,6 +52,11 @@ struct PlanOptions {
   bool claims_allowed = true;
   // Nodes named by Delete operations not yet under way: scale-in takes them first.
   std::vector<std::string> delete_first{};
+  // Of those, the ones whose operation the node-operation controller has not answered yet (no
+  // status): they are about to leave through their Delete, so scale-in counts them as leaving
+  // and releases neither them nor another node in their place. Releasing the named node itself
+  // would leave the Delete nothing to take (NotInPool) when it is admitted a moment later.
+  std::vector<std::string> delete_unanswered{};
 };
 
 struct Claim {

@@ -70,19 +70,20 @@ std::vector<ObservedNode> PoolReconciler::observe_nodes(const std::string& pool,
   return out;
 }
 
-std::vector<std::string> PoolReconciler::pending_deletes(const std::string& pool) const {
-  std::vector<std::string> out;
-  if (!ctx_.caches.operations) return out;
-  for (const auto& op : ctx_.caches.operations->store().by_index(kByPool, pool)) {
+void PoolReconciler::pending_deletes(Observation& o) const {
+  if (!ctx_.caches.operations) return;
+  for (const auto& op : ctx_.caches.operations->store().by_index(kByPool, o.pool->meta.name)) {
     const kube::Json spec = op->object.value("spec", kube::Json::object());
     const kube::Json status = op->object.value("status", kube::Json::object());
     auto phase = policy::parse_operation_phase(status.value("phase", "Pending"));
     if (spec.value("type", "") != "Delete" || (phase && policy::is_terminal(*phase))) continue;
+    const bool unanswered = !status.contains("phase");
     for (const auto& n : spec.value("nodes", kube::Json::array())) {
-      if (n.is_string()) out.push_back(n.get<std::string>());
+      if (!n.is_string()) continue;
+      o.delete_first.push_back(n.get<std::string>());
+      if (unanswered) o.delete_unanswered.push_back(n.get<std::string>());
     }
   }
-  return out;
 }
 
 std::vector<policy::FreeNode> PoolReconciler::free_nodes(const FreeNodeIndex::CatalogPtr& catalog) {
@@ -166,7 +167,7 @@ std::optional<PoolReconciler::Observation> PoolReconciler::observe(const std::st
   o.previous_conditions =
       policy::conditions_from_json(o.old_status.value("conditions", kube::Json::array()));
   o.records = policy::records_from_json(o.old_status.value("records", kube::Json::array()));
-  o.delete_first = pending_deletes(name);
+  pending_deletes(o);
   return o;
 }
 
@@ -201,6 +202,7 @@ policy::PoolPlan PoolReconciler::plan(const Observation& o, const Decision& d) {
   policy::PlanOptions options;
   options.resize_allowed = policy::resize_allowed(o.previous_phase);
   options.delete_first = o.delete_first;
+  options.delete_unanswered = o.delete_unanswered;
   return policy::plan_pool(policy::desired_groups(*d.spec), pool_nodes, free_nodes(o.catalog),
                            options);
 }

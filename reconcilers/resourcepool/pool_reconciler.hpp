@@ -46,6 +46,7 @@ class PoolReconciler {
     std::vector<policy::Condition> previous_conditions;
     std::vector<policy::Record> records;
     std::vector<std::string> delete_first;  // nodes named by Delete operations not yet marked
+    std::vector<std::string> delete_unanswered;  // of those, operations without a status yet
     const std::string& name() const { return pool->meta.name; }
   };
   // What the rules make of it.
@@ -81,7 +82,8 @@ class PoolReconciler {
   void forget(const std::string& name);
 
   std::vector<ObservedNode> observe_nodes(const std::string& pool, const policy::Catalog& catalog);
-  std::vector<std::string> pending_deletes(const std::string& pool) const;
+  // Fills delete_first and delete_unanswered from the pool's Delete operations.
+  void pending_deletes(Observation& o) const;
   std::vector<policy::FreeNode> free_nodes(const FreeNodeIndex::CatalogPtr& catalog);
   int running_jobs(const std::string& node) const;
 

@@ -253,6 +253,12 @@ TEST_CASE("the pool's plan and node operations", "[policy][nodeop][plan][rule:N8
     options.delete_first = {"c"};
     auto named = plan_pool(two, unmarked, free, options);
     CHECK(named.releases == std::vector<std::string>{"c"});
+    // Named by a Delete not answered yet: it is about to leave through the Delete, so scale-in
+    // releases nothing (neither it, which would leave the Delete nothing to take, nor another).
+    options.delete_unanswered = {"c"};
+    auto unanswered = plan_pool(two, unmarked, free, options);
+    CHECK(unanswered.releases.empty());
+    CHECK(unanswered.claims.empty());
     // Scale-in chose another before the Delete was seen: that release is undone.
     unmarked[0].state.state = NodeState::Deleting;
     unmarked[0].releasing = true;

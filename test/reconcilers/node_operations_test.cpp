@@ -344,8 +344,11 @@ TEST_CASE("N8: Delete returns nodes to the free inventory, never the last one",
     NodeWatch watch(h.client(), "p");
     h.apply(node_operation("d", "p", "Delete", {members[1]}), kube::resources::nodeoperations);
     h.patch_pool("p", {{"resources", Json::array({{{"flavor", "cpu-64c"}, {"count", 2}}})}});
-    REQUIRE(
-        h.eventually([&] { return op_phase(h, "d") == "Succeeded"; }, std::chrono::seconds(60)));
+    const bool done =
+        h.eventually([&] { return op_phase(h, "d") == "Succeeded"; }, std::chrono::seconds(60));
+    INFO("operation: " << op_status(h, "d").dump() << "\npool: " << h.pool("p")["status"].dump()
+                       << "\nnodes: " << watch.log());
+    REQUIRE(done);
     REQUIRE(
         h.eventually([&] { return h.pool_nodes("p").size() == 2 && h.phase("p") == "Running"; }));
     auto now = names(h.pool_nodes("p"));
