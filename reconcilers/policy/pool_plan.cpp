@@ -146,8 +146,8 @@ PoolPlan plan_pool(std::span<const DesiredGroup> desired, std::span<const PoolNo
   }
   // Whether scale-in may choose a node: not in an operation, not a replacement in progress.
   auto unanswered_delete = [&options](const PoolNode& n) {
-    return std::find(options.delete_unanswered.begin(), options.delete_unanswered.end(),
-                     n.name) != options.delete_unanswered.end();
+    return std::find(options.delete_unanswered.begin(), options.delete_unanswered.end(), n.name) !=
+           options.delete_unanswered.end();
   };
   auto choosable = [&](const PoolNode& n) {
     return !n.operation && !unanswered_delete(n) &&

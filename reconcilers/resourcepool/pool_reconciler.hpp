@@ -45,7 +45,7 @@ class PoolReconciler {
     std::optional<policy::PoolPhase> previous_phase;
     std::vector<policy::Condition> previous_conditions;
     std::vector<policy::Record> records;
-    std::vector<std::string> delete_first;  // nodes named by Delete operations not yet marked
+    std::vector<std::string> delete_first;       // nodes named by Delete operations not yet marked
     std::vector<std::string> delete_unanswered;  // of those, operations without a status yet
     const std::string& name() const { return pool->meta.name; }
   };
