@@ -28,6 +28,11 @@ using Result = std::expected<T, ApiError>;
 struct WriteOptions {
   bool dry_run = false;
   std::string field_validation;  // "", "Ignore", "Warn", "Strict"
+  // The manager metadata.managedFields records the write under: the request's fieldManager,
+  // else its User-Agent's first word; "" for the server's own writes ("kube-apiserver").
+  std::string field_manager;
+  // Set by apply: the managedFields to write as they are.
+  std::optional<Json> managed_fields;
 };
 
 struct DeleteOptions {
@@ -102,6 +107,11 @@ class Engine {
                             const std::string& name, const std::string& patch_type,
                             const Json& patch, const WriteOptions& options,
                             const std::string& subresource = "");
+  // Server-side apply (application/apply-patch+yaml) of `config`; creates the object when it
+  // does not exist (subresource ""). 409 when it changes fields other managers own, unless forced.
+  Result<WriteResult> apply(const ResourceType& type, const std::string& ns,
+                            const std::string& name, Json config, const WriteOptions& options,
+                            bool force, const std::string& subresource = "");
   Result<DeleteResult> remove(const ResourceType& type, const std::string& ns,
                               const std::string& name, const DeleteOptions& options);
   Result<std::vector<StoredObject>> remove_collection(const ResourceType& type,
@@ -142,6 +152,9 @@ class Engine {
                                     const std::string& subresource, bool from_patch);
   Result<DeleteResult> remove_locked(const ResourceType& type, const std::string& ns,
                                      const std::string& name, const DeleteOptions& options);
+  // engine_apply.cpp: metadata.managedFields of a write of `obj` over `old` (null: a create).
+  void record_fields(const ResourceType& type, const Json* old, Json& obj,
+                     const WriteOptions& options, const std::string& subresource);
   Result<WriteResult> finish_write(const ResourceType& type, const std::string& key, Json obj,
                                    const StoredObject* old, const WriteOptions& options,
                                    std::vector<std::string> warnings);

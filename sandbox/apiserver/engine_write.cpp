@@ -133,6 +133,7 @@ Result<WriteResult> Engine::create_locked(const ResourceType& type, const std::s
     meta["name"] = generate + random_suffix();
     key = Store::key(type.namespaced ? ns : "", object_name(body));
   }
+  record_fields(type, nullptr, body, options, "");
   WriteResult result;
   result.created = true;
   result.warnings = std::move(warnings);
@@ -259,6 +260,7 @@ Result<WriteResult> Engine::update_locked(const ResourceType& type, const std::s
   if (type.tracks_generation && subresource.empty() && kinds::spec_changed(type, body, old)) {
     body["metadata"]["generation"] = old["metadata"].value("generation", 0) + 1;
   }
+  record_fields(type, &old, body, options, subresource);
   return finish_write(type, key, std::move(body), current, options, std::move(warnings));
 }
 

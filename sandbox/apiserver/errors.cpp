@@ -185,7 +185,7 @@ ApiError invalid(std::string_view group, std::string_view kind, std::string_view
     message += "]";
   }
   Json details = Json::object();
-  details["name"] = std::string(name);
+  if (!name.empty()) details["name"] = std::string(name);  // omitempty
   if (!group.empty()) details["group"] = std::string(group);
   details["kind"] = std::string(kind);
   Json list = Json::array();

@@ -259,12 +259,52 @@ std::string patch_type_of(const Context& c) {
 // 415 as the API server answers a PATCH it cannot take; "" when the type is fine.
 std::optional<ApiError> check_patch_type(const Context& c, const std::string& type) {
   bool known = type == "application/json-patch+json" || type == "application/merge-patch+json" ||
-               type == "application/strategic-merge-patch+json";
+               type == "application/strategic-merge-patch+json" ||
+               type == "application/apply-patch+yaml";
   if (!known) return unsupported_media_type();
   if (type == "application/strategic-merge-patch+json" && c.type.custom()) {
     return unsupported_patch_type(false);
   }
   return std::nullopt;
+}
+
+// The manager of a write: ?fieldManager=, else the User-Agent's first word (prefixFromUserAgent),
+// "unknown" without one.
+std::string field_manager_of(const http::ServerRequest& request, const http::Target& target) {
+  std::string manager = param(target, "fieldManager");
+  if (!manager.empty()) return manager;
+  std::string agent(request.headers.get("User-Agent").value_or(""));
+  manager = agent.substr(0, agent.find('/'));
+  return manager.empty() ? "unknown" : manager;
+}
+
+// PatchOptions as ValidatePatchOptions checks them: apply needs a fieldManager, only apply
+// takes force.
+std::optional<ApiError> check_patch_options(const Context& c, bool apply) {
+  if (!apply && c.target.param("force")) {
+    return invalid("meta.k8s.io", "PatchOptions", "",
+                   {field_forbidden("force", "may not be specified for non-apply patch")});
+  }
+  if (apply && param(c.target, "fieldManager").empty()) {
+    return invalid("meta.k8s.io", "PatchOptions", "",
+                   {field_required("fieldManager", "is required for apply patch")});
+  }
+  return std::nullopt;
+}
+
+void handle_apply(Context& c, Engine& engine, const WriteOptions& options) {
+  Json config;
+  if (!yaml_to_json(c.request.body, config) || !config.is_object()) {
+    return respond_error(c, bad_request("error decoding YAML: the applied configuration is not a "
+                                        "YAML or JSON object"));
+  }
+  if (c.info.subresource == "scale") return respond_error(c, unsupported_media_type());
+  bool force = param(c.target, "force") == "true";
+  auto applied = engine.apply(c.type, c.info.ns, c.info.name, std::move(config), options, force,
+                              c.info.subresource);
+  if (!applied) return respond_error(c, applied.error());
+  respond_text(c, applied->created ? 201 : 200, *engine.present_text(c.type, applied->object),
+               applied->warnings);
 }
 
 }  // namespace
@@ -316,6 +356,7 @@ void Dispatcher::resource(const http::ServerRequest& request, const http::Target
   }
   auto options = write_options(target);
   if (!options) return respond_error(c, options.error());
+  options->field_manager = field_manager_of(request, target);
   if (verb == "create") {
     if (sub == "eviction" || sub == "binding") {
       auto body = sub == "eviction" ? decode_object(request, "Eviction", "policy/v1")
@@ -394,6 +435,9 @@ void Dispatcher::resource(const http::ServerRequest& request, const http::Target
   if (verb == "patch") {
     std::string ptype = patch_type_of(c);
     if (auto bad = check_patch_type(c, ptype)) return respond_error(c, *bad);
+    bool apply = ptype == "application/apply-patch+yaml";
+    if (auto bad = check_patch_options(c, apply)) return respond_error(c, *bad);
+    if (apply) return handle_apply(c, engine_, *options);
     auto patch = decode_patch(request, type->kind);
     if (!patch) return respond_error(c, patch.error());
     if (sub == "scale") {

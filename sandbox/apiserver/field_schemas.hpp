@@ -1,0 +1,13 @@
+#pragma once
+// The schema server-side apply reads a served type by: a built-in kind's OpenAPI definition
+// (from the API type table, as the real server's comes from its OpenAPI models), a custom
+// resource's structural schema with ObjectMeta for its metadata.
+
+#include "sandbox/apiserver/registry.hpp"
+#include "sandbox/fieldmanager/schema.hpp"
+
+namespace respool::sandbox {
+
+fields::Schema field_schema(const ResourceType& type);
+
+}  // namespace respool::sandbox
