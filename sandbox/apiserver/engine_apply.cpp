@@ -60,17 +60,18 @@ ApiError apply_conflict(const std::vector<fields::Conflict>& conflicts) {
 
 void Engine::record_fields(const ResourceType& type, const Json* old, Json& obj,
                            const WriteOptions& options, const std::string& subresource) {
+  // managedFields sent by the client replace the live ones (as on a real server: `[{}]` strips
+  // them); none or `[]` keeps them.
+  Json sent = obj["metadata"].value("managedFields", Json());
+  obj["metadata"].erase("managedFields");
   if (options.managed_fields) return put_managed_fields(obj, *options.managed_fields);
   std::vector<fields::ManagedEntry> managers;
-  Json before = Json::object();
-  if (old) {
+  if (sent.is_array() && !sent.empty()) {
+    managers = fields::decode_managed_fields(sent);
+  } else if (old) {
     managers = fields::decode_managed_fields((*old)["metadata"].value("managedFields", Json()));
-    before = without_managed_fields(*old);
-  } else if (!type.custom()) {
-    // A create compares with the kind's zero value, whose struct fields exist empty.
-    before = {{"metadata", Json::object()}, {"spec", Json::object()}, {"status", Json::object()}};
   }
-  obj["metadata"].erase("managedFields");
+  Json before = old ? without_managed_fields(*old) : zero_object(type);
   fields::Writer w = writer_for(type, options.field_manager, "Update", subresource, clock_.now());
   fields::record_update(field_schema(type), managers, &before, obj, w);
   put_managed_fields(obj, fields::encode_managed_fields(std::move(managers)));

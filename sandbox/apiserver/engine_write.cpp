@@ -10,10 +10,10 @@
 namespace respool::sandbox {
 namespace {
 
-// Fields a client may not set: the server owns them.
+// Fields a client may not set: the server owns them. (managedFields: record_fields.)
 void clear_server_fields(Json& meta) {
   for (const char* f : {"uid", "creationTimestamp", "deletionTimestamp",
-                        "deletionGracePeriodSeconds", "selfLink", "managedFields", "generation"}) {
+                        "deletionGracePeriodSeconds", "selfLink", "generation"}) {
     meta.erase(f);
   }
 }

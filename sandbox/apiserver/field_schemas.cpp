@@ -38,6 +38,59 @@ Definitions definitions_for(const protobuf::MessageDef* kind) {
   return cache.emplace(kind, d).first->second;
 }
 
+// encoding/json of a Go zero value of `m`.
+Json zero_of(const protobuf::MessageDef& m, int depth) {
+  using protobuf::CustomJson;
+  using protobuf::Scalar;
+  Json out = Json::object();
+  if (depth > 12) return out;
+  for (const protobuf::FieldDef& f : m.fields) {
+    if (f.json == "-" || f.json.empty()) continue;
+    if (f.repeated || f.is_map() || f.pointer) {
+      if (!f.omitempty) out[f.json] = nullptr;
+      continue;
+    }
+    const protobuf::TypeRef& t = f.type;
+    if (t.scalar == Scalar::Message && t.message) {
+      const protobuf::MessageDef& sub = *t.message;
+      Json value;
+      switch (sub.custom) {
+        case CustomJson::None:
+          value = zero_of(sub, depth + 1);
+          break;
+        case CustomJson::Quantity:
+          value = "0";
+          break;
+        case CustomJson::IntOrString:
+          value = 0;
+          break;
+        case CustomJson::Duration:
+          value = "0s";
+          break;
+        default:
+          value = nullptr;  // Time, MicroTime (null when zero), RawExtension, FieldsV1
+          break;
+      }
+      if (f.inline_struct && value.is_object()) {
+        for (auto& [k, v] : value.items())
+          out[k] = v;
+      } else {
+        out[f.json] = std::move(value);  // omitempty never drops a struct
+      }
+      continue;
+    }
+    if (f.omitempty) continue;
+    if (t.scalar == Scalar::Bool) {
+      out[f.json] = false;
+    } else if (t.scalar == Scalar::String || t.scalar == Scalar::Bytes) {
+      out[f.json] = t.scalar == Scalar::String ? Json("") : Json(nullptr);
+    } else {
+      out[f.json] = 0;
+    }
+  }
+  return out;
+}
+
 std::string object_meta_name() {
   const auto* meta = protobuf::ApiTable::get().message(kObjectMeta);
   return meta ? meta->openapi_name() : "";
@@ -55,6 +108,19 @@ fields::Schema field_schema(const ResourceType& type) {
   Definitions d = definitions_for(kind);
   Json root = d.root.empty() ? Json() : d.defs->value(d.root, Json());
   return fields::Schema(std::move(root), d.defs, meta);
+}
+
+Json zero_object(const ResourceType& type) {
+  static std::mutex mu;
+  static std::map<std::string, Json> cache;
+  if (type.custom()) return Json::object();
+  std::lock_guard lock(mu);
+  std::string key = type.api_version() + "/" + type.kind;
+  auto it = cache.find(key);
+  if (it != cache.end()) return it->second;
+  const protobuf::MessageDef* kind =
+      protobuf::ApiTable::get().kind(type.group, type.version, type.kind);
+  return cache.emplace(key, kind ? zero_of(*kind, 0) : Json::object()).first->second;
 }
 
 }  // namespace respool::sandbox

@@ -10,4 +10,9 @@ namespace respool::sandbox {
 
 fields::Schema field_schema(const ResourceType& type);
 
+// What a create is compared with: the kind's Go zero value as JSON (non-pointer structs present
+// and empty, `metav1.Time` null, fields without omitempty at their zero), as the real server's
+// field manager compares a create with `New()` of the kind; `{}` for a custom resource.
+Json zero_object(const ResourceType& type);
+
 }  // namespace respool::sandbox

@@ -69,8 +69,12 @@ bool empty_value(const Json* v) {
 
 void diff(const Schema& schema, Node node, const Json* l, const Json* r, Path& path,
           Comparison& out) {
-  Shape s = effective(schema, node, r ? *r : *l);
-  if (l && r && effective(schema, node, *l) != s) s = Shape::Scalar;
+  // A null side is an empty value of the other side's kind (a nil list or map in Go).
+  const Json* typed = r && !r->is_null() ? r : l;
+  if (!typed || typed->is_null()) typed = r ? r : l;
+  Shape s = effective(schema, node, *typed);
+  const Json* other = typed == r ? l : r;
+  if (other && !other->is_null() && effective(schema, node, *other) != s) s = Shape::Scalar;
   bool leaf = !(s == Shape::Struct || s == Shape::Map || list_shape(s)) ||
               (empty_value(l) && empty_value(r));
   if (leaf) {

@@ -83,6 +83,17 @@ TEST_CASE("ordinary writes record Update entries as the transcripts show", "[ssa
   CHECK(edit["fieldsV1"] == R"({"f:data": {"f:k": {}}})"_json);
   CHECK(entry_of(edited.json(), "unknown", "Update")["fieldsV1"] ==
         R"({"f:data": {}, "f:metadata": {"f:labels": {".": {}, "f:x": {}}}})"_json);
+  // A PUT without managedFields keeps them; a list of one empty entry strips them all.
+  Json body = edited.json();
+  body["metadata"].erase("managedFields");
+  body["metadata"]["labels"]["y"] = "z";
+  auto put = h.put("/api/v1/namespaces/default/configmaps/ref-cm", body);
+  REQUIRE(put.status == 200);
+  CHECK(put.json()["metadata"]["managedFields"].size() == 2);
+  auto stripped = h.patch("/api/v1/namespaces/default/configmaps/ref-cm",
+                          {{"metadata", {{"managedFields", Json::array({Json::object()})}}}});
+  REQUIRE(stripped.status == 200);
+  CHECK_FALSE(stripped.json()["metadata"].contains("managedFields"));
 }
 
 TEST_CASE("apply creates, conflicts with a second manager, and force takes over", "[ssa]") {
@@ -164,4 +175,40 @@ TEST_CASE("Node labels are owned one by one, taints as a whole (listType=atomic)
   REQUIRE(refused.status == 409);
   CHECK(refused.json()["message"] ==
         "Apply failed with 1 conflict: conflict with \"ops\": .spec.taints");
+}
+
+TEST_CASE("a create is compared with the kind's zero value, as the real field manager does",
+          "[ssa]") {
+  Harness h;
+  Json deployment = {{"apiVersion", "apps/v1"},
+                     {"kind", "Deployment"},
+                     {"metadata", {{"name", "web"}}},
+                     {"spec",
+                      {{"selector", {{"matchLabels", {{"app", "web"}}}}},
+                       {"template",
+                        {{"metadata", {{"labels", {{"app", "web"}}}}},
+                         {"spec", {{"containers", {{{"name", "c"}, {"image", "nginx"}}}}}}}}}}};
+  auto created =
+      h.call(Request("POST", "/apis/apps/v1/namespaces/default/deployments", deployment.dump(),
+                     {{"Content-Type", "application/json"},
+                      {"User-Agent", "kubectl-create/v1.32.5 (linux/amd64)"}}));
+  REQUIRE(created.status == 201);
+  Json e = entry_of(created.json(), "kubectl-create", "Update");
+  REQUIRE(e.is_object());
+  Json spec = e["fieldsV1"]["f:spec"];
+  // Non-pointer structs exist in the zero value: no '.' for spec, strategy, template, its
+  // metadata; the pointer rollingUpdate, the nil labels map and list items are added.
+  CHECK_FALSE(spec.contains("."));
+  CHECK(spec["f:selector"] == Json::object());  // LabelSelector is atomic
+  CHECK_FALSE(spec["f:template"].contains("."));
+  CHECK_FALSE(spec["f:template"]["f:metadata"].contains("."));
+  CHECK(spec["f:template"]["f:metadata"]["f:labels"] == R"({".": {}, "f:app": {}})"_json);
+  Json container = spec["f:template"]["f:spec"]["f:containers"]["k:{\"name\":\"c\"}"];
+  CHECK_FALSE(spec["f:template"]["f:spec"]["f:containers"].contains("."));  // nil, not absent
+  CHECK(container.contains("."));
+  CHECK(container.contains("f:image"));
+  if (spec.contains("f:strategy")) {
+    CHECK_FALSE(spec["f:strategy"].contains("."));
+    CHECK(spec["f:strategy"]["f:rollingUpdate"].contains("."));
+  }
 }
