@@ -212,3 +212,32 @@ TEST_CASE("a create is compared with the kind's zero value, as the real field ma
     CHECK(spec["f:strategy"]["f:rollingUpdate"].contains("."));
   }
 }
+
+TEST_CASE("status writes are recorded with their subresource", "[ssa]") {
+  Harness h;
+  REQUIRE(
+      h.post("/apis/apiextensions.k8s.io/v1/customresourcedefinitions", refwidget_crd()).status ==
+      201);
+  std::string w = std::string(kWidgets) + "/w2";
+  REQUIRE(apply(h, w,
+                "apiVersion: ref.example.com/v1\nkind: RefWidget\nmetadata:\n  name: w2\n"
+                "spec:\n  size: small\n  color: red\n",
+                "?fieldManager=kubectl")
+              .status == 201);
+  auto status = h.call(Request("PATCH", w + "/status?fieldManager=controller",
+                               R"({"status":{"phase":"Ready"}})",
+                               {{"Content-Type", "application/merge-patch+json"}}));
+  REQUIRE(status.status == 200);
+  Json e = entry_of(status.json(), "controller", "Update");
+  REQUIRE(e.is_object());
+  CHECK(e["subresource"] == "status");
+  CHECK(e["fieldsV1"] == R"({"f:status": {".": {}, "f:phase": {}}})"_json);
+  // Applying status through the main resource owns nothing there (status is reset).
+  auto main = apply(h, w,
+                    "apiVersion: ref.example.com/v1\nkind: RefWidget\nmetadata:\n  name: w2\n"
+                    "spec:\n  size: small\n  color: red\nstatus:\n  phase: Gone\n",
+                    "?fieldManager=kubectl");
+  REQUIRE(main.status == 200);
+  CHECK(main.json()["status"]["phase"] == "Ready");
+  CHECK_FALSE(entry_of(main.json(), "kubectl", "Apply")["fieldsV1"].contains("f:status"));
+}
