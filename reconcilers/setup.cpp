@@ -2,6 +2,7 @@
 
 #include "operator/runtime/log.hpp"
 #include "reconcilers/context.hpp"
+#include "reconcilers/driverupgrade/driver_reconciler.hpp"
 #include "reconcilers/network/network_reconciler.hpp"
 #include "reconcilers/nodeoperation/operation_reconciler.hpp"
 #include "reconcilers/policy/keys.hpp"
@@ -43,6 +44,7 @@ class OperatorImpl final : public Operator {
   std::unique_ptr<NetworkReconciler> networks;
   std::unique_ptr<PoolReconciler> pools;
   std::unique_ptr<OperationReconciler> operations;
+  std::unique_ptr<DriverReconciler> drivers;
   ~OperatorImpl() override {
     if (catalog) catalog->stop();
   }
@@ -140,6 +142,7 @@ std::expected<std::unique_ptr<Operator>, std::string> setup(runtime::Manager& ma
   op->networks = std::make_unique<NetworkReconciler>(ctx);
   op->pools = std::make_unique<PoolReconciler>(ctx);
   op->operations = std::make_unique<OperationReconciler>(ctx);
+  op->drivers = std::make_unique<DriverReconciler>(ctx);
 
   runtime::ControllerOptions network_controller;
   network_controller.name = "network";
@@ -243,6 +246,38 @@ std::expected<std::unique_ptr<Operator>, std::string> setup(runtime::Manager& ma
         return label_values(node->meta.labels, policy::kPoolLabel);
       }));
 
+  // Driver upgrades: one key per pool, like node operations; under the same pool lock.
+  runtime::ControllerOptions driver_controller;
+  driver_controller.name = "driverupgrade";
+  driver_controller.workers = options.workers;
+  auto& driver_ctl = manager.add_controller(
+      reporting_failures(
+          ctx, pools,
+          [impl = op->drivers.get()](const std::string& key) { return impl->reconcile(key); }),
+      std::move(driver_controller));
+  driver_ctl.watch(pools);  // the spec (versions, mode, batch), the phase (D3)
+  auto pool_of_labels = [](const auto& object) {
+    return label_values(object.meta.labels, policy::kPoolLabel);
+  };
+  driver_ctl.watch(
+      nodes, std::function<std::vector<std::string>(const kube::Node&)>([](const kube::Node& n) {
+        return label_values(n.meta.labels, policy::kPoolLabel);
+      }));
+  driver_ctl.watch(plugins, std::function<std::vector<std::string>(const kube::Unstructured&)>(
+                                [pool_of_labels](const kube::Unstructured& u) {
+                                  if (!u.meta.labels.get(policy::kDriverLabel))
+                                    return std::vector<std::string>{};
+                                  return pool_of_labels(u);
+                                }));
+  // Pods on pool nodes: driver pods (validation) and job pods (Secure waits for them).
+  driver_ctl.watch(
+      pods, std::function<std::vector<std::string>(const kube::Pod&)>([&nodes](const kube::Pod& p) {
+        if (p.node_name.empty()) return std::vector<std::string>{};
+        auto node = nodes.store().get(p.node_name.view());
+        if (!node) return std::vector<std::string>{};
+        return label_values(node->meta.labels, policy::kPoolLabel);
+      }));
+
   // respool_free_nodes: recomputed on node changes by a one-key controller, at most once per
   // second: a gauge scraped every few seconds gains nothing from a recount per node event, and
   // a pool being built changes thousands of nodes within seconds.
@@ -281,10 +316,11 @@ std::expected<std::unique_ptr<Operator>, std::string> setup(runtime::Manager& ma
 
   // A changed catalog may change every decision.
   op->catalog->watch(std::chrono::seconds(10),
-                     [&pool_ctl, &network_ctl, &operation_ctl, &pools, &networks] {
+                     [&pool_ctl, &network_ctl, &operation_ctl, &driver_ctl, &pools, &networks] {
                        for (const auto& key : pools.store().keys()) {
                          pool_ctl.enqueue(key);
                          operation_ctl.enqueue(key);
+                         driver_ctl.enqueue(key);
                        }
                        for (const auto& key : networks.store().keys())
                          network_ctl.enqueue(key);

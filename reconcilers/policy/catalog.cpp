@@ -1,5 +1,6 @@
 #include "reconcilers/policy/catalog.hpp"
 
+#include <algorithm>
 #include <set>
 
 #include "reconcilers/policy/names.hpp"
@@ -132,6 +133,16 @@ std::optional<std::string> parse_drivers(const json& drivers, Catalog& catalog) 
       return field + ": must be an image reference containing {version}";
     }
     catalog.driver_images[*type] = value["image"].get<std::string>();
+    if (auto versions = value.find("versions"); versions != value.end()) {
+      const std::string list = "drivers." + key + ".versions";
+      if (!versions->is_array() || versions->empty())
+        return list + ": must be a non-empty list of version strings";
+      for (const auto& v : *versions) {
+        if (!v.is_string() || v.get<std::string>().empty())
+          return list + ": must be a non-empty list of version strings";
+        catalog.driver_versions[*type].push_back(v.get<std::string>());
+      }
+    }
   }
   return std::nullopt;
 }
@@ -169,6 +180,12 @@ std::optional<std::string> Catalog::driver_image(AcceleratorType type,
   std::string image = it->second;
   image.replace(image.find(kVersionPlaceholder), kVersionPlaceholder.size(), version);
   return image;
+}
+
+bool Catalog::offers_driver(AcceleratorType type, std::string_view version) const {
+  auto it = driver_versions.find(type);
+  if (it == driver_versions.end()) return true;
+  return std::find(it->second.begin(), it->second.end(), version) != it->second.end();
 }
 
 std::string Catalog::flavor_names() const {

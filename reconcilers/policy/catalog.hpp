@@ -51,6 +51,9 @@ struct Catalog {
   std::map<JobType, std::vector<nlohmann::json>> plugins;
   // Per accelerator type, the driver image with "{version}" where the version goes.
   std::map<AcceleratorType, std::string> driver_images;
+  // Per accelerator type, the versions the catalog offers (`drivers.GPU.versions`); a type
+  // without a list takes any version.
+  std::map<AcceleratorType, std::vector<std::string>> driver_versions;
   std::string reset_image;
   // Addition: `nodeOperations: {replacementsPerDay: 20%, concurrentReplacements: 5%}`.
   ReplacementLimits replacement_limits;
@@ -60,6 +63,8 @@ struct Catalog {
   const Flavor* flavor_by_label(std::string_view label_value) const;
   // The driver image for a version, or nullopt when the catalog has no driver of that type.
   std::optional<std::string> driver_image(AcceleratorType type, std::string_view version) const;
+  // Whether the catalog offers `version` for the type: listed, or no list at all.
+  bool offers_driver(AcceleratorType type, std::string_view version) const;
   // "gpu-8x-a100, cpu-64c": for messages that list what exists.
   std::string flavor_names() const;
 };

@@ -21,6 +21,19 @@ inline constexpr std::string_view kIsolationTaintPrefix = "isolation.respool.io/
 inline constexpr std::string_view kDriverVersionLabel = "respool.io/driver-version";
 inline constexpr std::string_view kDriverUpgradeStateLabel = "respool.io/driver-upgrade-state";
 inline constexpr std::string_view kDriverUpgradeSkipLabel = "respool.io/driver-upgrade.skip";
+// Additions to API.md for driver upgrades (D1–D4), on the nodes they touch:
+//   respool.io/driver-upgrade-since     annotation: when the node entered its upgrade state
+//   respool.io/driver-upgrade-attempts  annotation: driver restarts retried after a failure
+//   respool.io/driver-upgrade-failure   annotation: "<reason>: <message>" of upgrade-failed
+//   respool.io/cordoned-by              annotation "driver-upgrade" when the upgrade cordoned it
+// and on the driver DaemonSets and their pods: respool.io/driver = GPU | NPU.
+inline constexpr std::string_view kDriverUpgradeSinceAnnotation = "respool.io/driver-upgrade-since";
+inline constexpr std::string_view kDriverUpgradeAttemptsAnnotation =
+    "respool.io/driver-upgrade-attempts";
+inline constexpr std::string_view kDriverUpgradeFailureAnnotation =
+    "respool.io/driver-upgrade-failure";
+inline constexpr std::string_view kCordonedByDriverUpgrade = "driver-upgrade";
+inline constexpr std::string_view kDriverLabel = "respool.io/driver";
 // A replaced node (label and taint): never free again.
 inline constexpr std::string_view kRetiredKey = "respool.io/retired";
 // Addition to API.md: a NoSchedule taint on a pool node that is being drained and released

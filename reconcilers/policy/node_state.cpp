@@ -131,6 +131,16 @@ NodeClass classify_node(const NodeView& node, const Flavor* flavor) {
       faults.emplace_back(kFewerAcceleratorsCode);
     }
   }
+  // A driver that failed its upgrade leaves the node cordoned and unusable: abnormal, with the
+  // cause (the pool says Degraded naming it, issue 14), though no isolation code says so.
+  if (const std::string* upgrade = node.label(kDriverUpgradeStateLabel);
+      upgrade && *upgrade == "upgrade-failed") {
+    auto cause = node.annotations.find(kDriverUpgradeFailureAnnotation);
+    std::string why = "driver upgrade failed";
+    if (cause != node.annotations.end())
+      why += ": " + cause->second.substr(0, cause->second.find(':'));
+    faults.push_back(std::move(why));
+  }
   if (!faults.empty()) return {NodeState::Abnormal, std::move(faults)};
   if (admitting) return {NodeState::Creating, {std::string(kAdmissionCode)}};
   for (std::string_view code : {kGpuUpgradeCode, kNpuUpgradeCode}) {

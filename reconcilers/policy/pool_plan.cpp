@@ -29,16 +29,16 @@ int release_rank(NodeState state) {
       return 1;
     case NodeState::Reserved:
       return 2;
-    case NodeState::Upgrading:
-      return 3;
     case NodeState::Resetting:
       return 3;
     case NodeState::Available:
       return 4;
+    case NodeState::Upgrading:
+      return 5;  // mid-upgrade: given up last, its driver work would be lost (issue 14)
     case NodeState::Deleting:
-      return 5;
+      return 6;
   }
-  return 5;
+  return 6;
 }
 
 bool release_before(const PoolNode* a, const PoolNode* b) {

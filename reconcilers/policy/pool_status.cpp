@@ -173,6 +173,8 @@ bool pool_created(std::optional<PoolPhase> previous) {
 }
 
 bool resize_allowed(std::optional<PoolPhase> previous) {
+  // Not while Upgrading: P10 says Running; a resize asked for during a driver upgrade waits
+  // for its end (NotRunning says so).
   return !pool_created(previous) || previous == PoolPhase::Running ||
          previous == PoolPhase::Scaling;
 }
@@ -205,6 +207,7 @@ PoolStatus derive_pool_status(const PoolObservation& o,
   std::vector<Condition> next{ready_condition(o, status.phase, status.nodes),
                               progressing_condition(o, status.phase, status.nodes),
                               degraded_condition(o.nodes, status.nodes)};
+  if (o.driver_condition) next.push_back(*o.driver_condition);
   for (Condition& c : next)
     c.observed_generation = o.generation;
   // Conditions other parts own (DriverUpgrading) are kept as they are.

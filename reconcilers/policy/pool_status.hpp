@@ -10,7 +10,7 @@
 //              (no queuing, none creating); then Running with at least one available node (P7),
 //              else Abnormal
 //   Abnormal   a created pool without any available node
-//   Upgrading  a created pool whose driver is being upgraded (D-rules, later)
+//   Upgrading  a created pool whose driver is being upgraded (nodes marked or in flight, D1-D4)
 //   Scaling    a created pool with nodes to claim, in admission, waiting or being released
 //   Running    otherwise
 // Conditions (observedGeneration = metadata.generation; lastTransitionTime moves only when the
@@ -81,6 +81,7 @@ struct PoolObservation {
   std::span<const PoolNode> nodes;
   const PoolPlan* plan = nullptr;  // null when none was made (invalid spec, deletion)
   bool driver_upgrading = false;
+  std::optional<Condition> driver_condition;    // DriverUpgrading, when the spec sets a driver
   std::optional<std::string> scale_in_blocked;  // why evictions cannot go on (ScaleInBlocked)
 };
 

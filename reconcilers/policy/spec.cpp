@@ -269,6 +269,21 @@ std::vector<Violation> validate_pool(const ResourcePoolSpec& spec, std::string_v
     out.push_back(
         {"spec.driver.npuVersion", "P13", "an NPU driver needs an NPU flavor in the pool"});
   }
+  // The catalog's list of versions, where it has one (issue 14: any other version is invalid).
+  auto offered = [&](const std::optional<std::string>& version, AcceleratorType type,
+                     const char* field) {
+    if (!version || catalog.offers_driver(type, *version)) return;
+    std::string list;
+    for (const auto& v : catalog.driver_versions.at(type))
+      list += (list.empty() ? "" : ", ") + v;
+    out.push_back({field, "P13",
+                   "\"" + *version + "\" is not a driver version the catalog offers for " +
+                       std::string(to_string(type)) + " (" + list + ")"});
+  };
+  if (spec.driver) {
+    offered(spec.driver->gpu_version, AcceleratorType::GPU, "spec.driver.gpuVersion");
+    offered(spec.driver->npu_version, AcceleratorType::NPU, "spec.driver.npuVersion");
+  }
   if (spec.tags.size() > kMaxTags) {
     out.push_back({"spec.tags", "P11", "at most 20 tags, not " + std::to_string(spec.tags.size())});
   }

@@ -4,6 +4,7 @@
 
 #include "operator/runtime/log.hpp"
 #include "reconcilers/policy/audit.hpp"
+#include "reconcilers/policy/driver_daemonset.hpp"
 #include "reconcilers/policy/keys.hpp"
 #include "reconcilers/policy/node_patch.hpp"
 #include "reconcilers/resourcepool/pool_reconciler.hpp"
@@ -25,11 +26,19 @@ void audit_node(policy::AuditOperation op, const std::string& pool, const std::s
 std::expected<void, std::string> PoolReconciler::admit(const std::string& pool,
                                                        std::vector<ObservedNode>& nodes,
                                                        const policy::Catalog& catalog,
+                                                       const policy::ResourcePoolSpec& spec,
                                                        Outcome& out) {
   for (auto& n : nodes) {
     if (n.pool_node.state.state != policy::NodeState::Creating) continue;
     const policy::Flavor* flavor = catalog.flavor(n.pool_node.flavor);
     if (!policy::admission_complete(*n.view, flavor)) continue;
+    // A new node runs the pool's driver version before it turns Available (issue 14); a node
+    // already in an upgrade (a reset one, marked upgrade-required) goes through the upgrade.
+    const std::string target = policy::driver_target(catalog, spec, n.pool_node.flavor);
+    const std::string* running = n.view->label(policy::kDriverVersionLabel);
+    if (!target.empty() && !n.view->label(policy::kDriverUpgradeStateLabel) &&
+        (!running || *running != target))
+      continue;
     kube::Json patch = policy::admission_done_patch(*n.view);
     if (patch.is_null()) continue;
     auto r =

@@ -37,6 +37,7 @@ std::expected<std::vector<policy::PluginStatus>, std::string> PoolReconciler::sy
 
   std::vector<policy::InstalledPlugin> installed;
   for (const auto& p : ctx_.caches.plugins->store().by_index(kByPool, pool.meta.name)) {
+    if (p->meta.labels.get(policy::kDriverLabel)) continue;  // the driver-upgrade controller's
     installed.push_back(
         {p->object.value("kind", "DaemonSet"), p->meta.namespace_.str(), p->meta.name});
   }

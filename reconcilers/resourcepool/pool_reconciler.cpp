@@ -139,7 +139,7 @@ std::expected<runtime::ReconcileResult, std::string> PoolReconciler::reconcile(
   Decision decision = decide(*observed);
   Outcome outcome;
   if (decision.valid()) {
-    settle_admissions(*observed, outcome);
+    settle_admissions(*observed, *decision.spec, outcome);
     decision.plan = plan(*observed, decision);
     act(*observed, decision, outcome);
   }
@@ -187,12 +187,13 @@ PoolReconciler::Decision PoolReconciler::decide(const Observation& o) const {
   return d;
 }
 
-void PoolReconciler::settle_admissions(Observation& o, Outcome& out) {
+void PoolReconciler::settle_admissions(Observation& o, const policy::ResourcePoolSpec& spec,
+                                       Outcome& out) {
   recover_claims(o.name(), o.nodes, o.records,
                  policy::pool_created(o.previous_phase) ? policy::Operation::Resize
                                                         : policy::Operation::Create,
                  out);
-  out.note(admit(o.name(), o.nodes, *o.catalog, out));
+  out.note(admit(o.name(), o.nodes, *o.catalog, spec, out));
 }
 
 policy::PoolPlan PoolReconciler::plan(const Observation& o, const Decision& d) {

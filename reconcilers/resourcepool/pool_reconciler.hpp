@@ -74,7 +74,7 @@ class PoolReconciler {
   Decision decide(const Observation& o) const;
   // Nodes whose admission ended leave the P6 window before the plan's claims are chosen; claims
   // an earlier run did not record are recorded now.
-  void settle_admissions(Observation& o, Outcome& out);
+  void settle_admissions(Observation& o, const policy::ResourcePoolSpec& spec, Outcome& out);
   policy::PoolPlan plan(const Observation& o, const Decision& d);
   void act(Observation& o, const Decision& d, Outcome& out);
   std::expected<runtime::ReconcileResult, std::string> report(const Observation& o,
@@ -89,7 +89,8 @@ class PoolReconciler {
 
   // Actions; each returns an error only for failures worth a retry with backoff.
   std::expected<void, std::string> admit(const std::string& pool, std::vector<ObservedNode>& nodes,
-                                         const policy::Catalog& catalog, Outcome& out);
+                                         const policy::Catalog& catalog,
+                                         const policy::ResourcePoolSpec& spec, Outcome& out);
   std::expected<void, std::string> claim(const std::string& pool,
                                          const policy::ResourcePoolSpec& spec,
                                          const policy::PoolPlan& plan, Outcome& out);

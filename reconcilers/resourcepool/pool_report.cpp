@@ -2,6 +2,8 @@
 // audit records (A1) and metrics, and when to look again.
 #include "operator/runtime/log.hpp"
 #include "reconcilers/policy/audit.hpp"
+#include "reconcilers/policy/driver_daemonset.hpp"
+#include "reconcilers/policy/driver_upgrade_status.hpp"
 #include "reconcilers/policy/node_operation_ledger.hpp"
 #include "reconcilers/policy/pool_events.hpp"
 #include "reconcilers/resourcepool/pool_reconciler.hpp"
@@ -23,7 +25,29 @@ std::expected<runtime::ReconcileResult, std::string> PoolReconciler::report(cons
   observation.nodes = reported;
   observation.plan = d.plan ? &*d.plan : nullptr;
   observation.scale_in_blocked = out.scale_in_blocked;
+  std::optional<policy::DriverProgress> driver;
+  if (d.spec && d.spec->driver) {
+    // Progress from the nodes' upgrade labels, which the driver-upgrade controller writes.
+    std::vector<policy::UpgradedNode> upgraded;
+    for (const auto& n : o.nodes) {
+      const policy::Flavor* f = o.catalog->flavor(n.pool_node.flavor);
+      if (!f || f->accelerator.type == policy::AcceleratorType::None) continue;
+      upgraded.push_back(policy::read_upgraded_node(
+          *n.view, policy::driver_target(*o.catalog, *d.spec, n.pool_node.flavor),
+          f->accelerator.type));
+    }
+    const policy::DriverSpec& ds = *d.spec->driver;
+    driver = policy::driver_progress(upgraded, ds.gpu_version, ds.npu_version);
+    const int batch = policy::batch_size(ds.max_unavailable, d.spec->desired_nodes());
+    const std::string settings =
+        std::string(ds.mode == policy::UpgradeMode::Force ? "Force" : "Secure") + ", " +
+        std::to_string(batch) + " at a time";
+    observation.driver_upgrading = driver->upgrading;
+    observation.driver_condition = policy::driver_condition(
+        *driver, policy::driver_block(*d.spec, o.old_status.value("phase", "")), settings);
+  }
   auto status = policy::derive_pool_status(observation, o.previous_conditions, o.now);
+  if (driver) status.driver = policy::driver_status_json(*driver);
   status.plugins = out.plugins;
 
   // P9 records. The nodes of claims and releases that no written status has recorded yet are

@@ -27,6 +27,9 @@ inline constexpr const char* kResetExitCodeAnnotation = "sandbox.respool.io/rese
 
 // The driver version: on a driver pod (annotation) and on the node that runs it (label).
 inline constexpr const char* kDriverVersion = "respool.io/driver-version";
+// On a node: driver pods of this version ("*": of any version) crash-loop there (Running, never
+// Ready), as a driver that does not load on that hardware: a failed driver upgrade to play.
+inline constexpr const char* kDriverFailsAnnotation = "sandbox.respool.io/driver-fails";
 inline constexpr const char* kIsolationTaintPrefix = "isolation.respool.io/";
 
 // Taints of the node lifecycle controller (kube-controller-manager).

@@ -121,8 +121,21 @@ std::expected<ReconcileResult, std::string> Kubelet::reconcile(const std::string
   if (cached->meta.deletion_timestamp) return terminate(pod);
   if (pod_terminal(pod)) return ReconcileResult::done();
   const auto now = cluster_.clock.now();
-  if (string_at(pod, {"status", "phase"}) != "Running") {
+  const auto driver = annotation(pod, kDriverVersion);
+  const auto fails = annotation(node->object, kDriverFailsAnnotation);
+  const bool crash = driver && fails && (*fails == "*" || *fails == *driver);
+  const Json* ready = find_condition(pod, "Ready");
+  const bool not_ready = !ready || ready->value("status", std::string()) != "True";
+  if (string_at(pod, {"status", "phase"}) == "Running" && driver && !crash && not_ready) {
+    // The node's driver trouble is over: the next restart loads it.
     if (auto w = write_status(pod, running_status(pod, host_ip(node->object), now)); !w)
+      return std::unexpected(w.error());
+    return ReconcileResult::done();
+  }
+  if (string_at(pod, {"status", "phase"}) != "Running") {
+    if (auto w = write_status(pod, crash ? crash_looping_status(pod, host_ip(node->object), now)
+                                         : running_status(pod, host_ip(node->object), now));
+        !w)
       return std::unexpected(w.error());
     return ReconcileResult::done();  // the update comes back and schedules the end
   }

@@ -122,6 +122,29 @@ Json running_status(const Json& pod, const std::string& host_ip,
   return status;
 }
 
+Json crash_looping_status(const Json& pod, const std::string& host_ip,
+                          std::chrono::system_clock::time_point now) {
+  Json out = pod;
+  out["status"] = running_status(pod, host_ip, now);
+  for (const char* type : {"Ready", "ContainersReady"}) {
+    set_condition(out,
+                  {type, "False", "ContainersNotReady", "containers with unready status: [driver]"},
+                  now, ConditionStyle::Pod);
+  }
+  for (Json& c : out["status"]["containerStatuses"]) {
+    c["ready"] = false;
+    c["started"] = false;
+    c["restartCount"] = 1;
+    c["state"] = {
+        {"waiting",
+         {{"reason", "CrashLoopBackOff"},
+          {"message", "back-off 10s restarting failed container=" + c.value("name", std::string()) +
+                          " pod=" + string_at(pod, {"metadata", "name"})}}}};
+    c["lastState"] = terminated(1, kube::format_time(now), kube::format_time(now));
+  }
+  return out["status"];
+}
+
 Json terminated_status(const Json& pod, int exit_code, std::chrono::system_clock::time_point now) {
   const std::string t = kube::format_time(now);
   Json out = pod;

@@ -16,6 +16,11 @@ std::string pod_address(const nlohmann::json& pod, const std::string& host_ip);
 nlohmann::json running_status(const nlohmann::json& pod, const std::string& host_ip,
                               std::chrono::system_clock::time_point now);
 
+// status of a pod that runs but whose containers crash and restart (CrashLoopBackOff): Running,
+// not Ready, as a kubelet reports a driver that cannot load.
+nlohmann::json crash_looping_status(const nlohmann::json& pod, const std::string& host_ip,
+                                    std::chrono::system_clock::time_point now);
+
 // status of a pod whose containers ended at `now` with `exit_code`.
 nlohmann::json terminated_status(const nlohmann::json& pod, int exit_code,
                                  std::chrono::system_clock::time_point now);

@@ -109,6 +109,12 @@ class NodeWatch {
     if (labels.value("respool.io/pool", "") == pool_) {
       kind = annotations.value("respool.io/node-operation-type", "");
       if (kind.empty() && has_taint(node, "isolation.respool.io/A200008")) kind = "admission";
+      // Between cordon and uncordon of a driver upgrade (D2's batch).
+      static const std::set<std::string> in_flight = {
+          "cordon-required",         "wait-for-jobs-required", "pod-deletion-required",
+          "driver-restart-required", "validation-required",    "uncordon-required"};
+      if (kind.empty() && in_flight.contains(labels.value("respool.io/driver-upgrade-state", "")))
+        kind = "upgrade";
     }
     std::lock_guard lock(mu_);
     ++events_;

@@ -1,0 +1,224 @@
+// Driver upgrades against the sandbox (issue 14): Secure waits for jobs, Force stops them, the
+// batch is never exceeded (checked by watching the nodes), a driver that never becomes Ready
+// fails its node while the rest finish, and a node an administrator cordoned stays cordoned.
+#include <set>
+
+#include "test/reconcilers/harness.hpp"
+#include "test/reconcilers/node_watch.hpp"
+
+using namespace respool;
+using namespace respool::test;
+
+namespace {
+
+constexpr const char* kOld = "535.104.05";
+constexpr const char* kNew = "550.54.15";
+
+std::string gpu_nodes(int count) {
+  return "nodes:\n- {flavor: gpu-8x-a100, zone: az-1, count: " + std::to_string(count) +
+         ", namePrefix: g, driverVersion: \"" + kOld +
+         "\", capacity: {cpu: \"96\", memory: 1Ti, pods: \"110\", nvidia.com/gpu: \"8\"}}\n";
+}
+
+// A Running GPU pool at the old driver, upgrading `mode` in batches of `max_unavailable`.
+void gpu_pool(Harness& h, const std::string& name, int count, const std::string& mode,
+              const Json& max_unavailable) {
+  h.apply(network_manifest("net-" + name), kube::resources::networks);
+  Json pool = pool_manifest(name, "net-" + name,
+                            Json::array({{{"flavor", "gpu-8x-a100"}, {"count", count}}}));
+  pool["spec"]["driver"] = {{"gpuVersion", kOld}, {"upgrade", {{"mode", mode}}}};
+  if (!max_unavailable.is_null())
+    pool["spec"]["driver"]["upgrade"]["maxUnavailable"] = max_unavailable;
+  h.apply(pool, kube::resources::resourcepools);
+  REQUIRE(h.eventually(
+      [&] { return h.phase(name) == "Running" && h.pool_nodes(name).size() == std::size_t(count); },
+      std::chrono::seconds(120)));
+}
+
+void upgrade_to(Harness& h, const std::string& pool, const std::string& version) {
+  h.patch_pool(pool, {{"driver", {{"gpuVersion", version}}}});
+}
+
+// A job pod on `node` that runs `seconds` (simulated).
+void run_job(Harness& h, const std::string& name, const std::string& node, int seconds) {
+  Json pod = {
+      {"apiVersion", "v1"},
+      {"kind", "Pod"},
+      {"metadata",
+       {{"name", name},
+        {"namespace", "default"},
+        {"annotations", {{"sandbox.respool.io/run-seconds", std::to_string(seconds)}}}}},
+      {"spec",
+       {{"nodeName", node},
+        {"restartPolicy", "Never"},
+        {"tolerations", Json::array({{{"key", "respool.io/pool"}, {"operator", "Exists"}}})},
+        {"containers", Json::array({{{"name", "train"}, {"image", "trainer:1"}}})}}}};
+  h.apply(pod, kube::resources::pods);
+  REQUIRE(h.eventually([&] {
+    auto p = h.client().get(kube::resources::pods, "default", name);
+    return p && p->value("status", Json::object()).value("phase", "") == "Running";
+  }));
+}
+
+std::string state_of(const Json& node) {
+  return label(node, "respool.io/driver-upgrade-state");
+}
+
+// Every node runs `version`, upgrade-done, uncordoned unless `cordoned`, without the D4 taint.
+bool all_upgraded(Harness& h, const std::string& pool, const std::string& version,
+                  const std::set<std::string>& cordoned = {}) {
+  for (const auto& n : h.pool_nodes(pool)) {
+    const std::string name = n["metadata"]["name"];
+    if (label(n, "respool.io/driver-version") != version || state_of(n) != "upgrade-done" ||
+        has_taint(n, "isolation.respool.io/A200001") ||
+        n["spec"].value("unschedulable", false) != cordoned.contains(name))
+      return false;
+  }
+  return true;
+}
+
+Json driver_status(Harness& h, const std::string& pool) {
+  return h.pool(pool)["status"].value("driver", Json::object());
+}
+
+bool pod_gone_or_ended(Harness& h, const std::string& name) {
+  auto p = h.client().get(kube::resources::pods, "default", name);
+  if (!p) return true;
+  const std::string phase = p->value("status", Json::object()).value("phase", "");
+  return phase == "Succeeded" || phase == "Failed" ||
+         p->at("metadata").contains("deletionTimestamp");
+}
+
+bool event_mentions(Harness& h, const std::string& pool, const std::string& reason,
+                    const std::string& text) {
+  for (const auto& e : h.events_for(pool))
+    if (e.value("reason", "") == reason && e.value("note", "").find(text) != std::string::npos)
+      return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("D1 Secure: a node's driver restarts only after its jobs finish",
+          "[reconcilers][driver][rule:D1][rule:D4]") {
+  Harness h({.nodes_yaml = gpu_nodes(3), .time_scale = 20});
+  gpu_pool(h, "p", 3, "Secure", Json(1));
+  const std::string busy = "g-1";
+  run_job(h, "train-0", busy, 900);  // 15 simulated minutes
+  NodeWatch watch(h.client(), "p");
+  upgrade_to(h, "p", kNew);
+
+  // The others upgrade; the busy node waits cordoned, with its old driver, while the job runs.
+  REQUIRE(h.eventually([&] {
+    auto n = h.get(kube::resources::nodes, busy);
+    return state_of(n) == "wait-for-jobs-required";
+  }));
+  CHECK(label(h.get(kube::resources::nodes, busy), "respool.io/driver-version") == kOld);
+  CHECK(h.get(kube::resources::nodes, busy)["spec"].value("unschedulable", false));
+  CHECK(has_taint(h.get(kube::resources::nodes, busy), "isolation.respool.io/A200001"));
+  CHECK(h.phase("p") == "Upgrading");
+  auto condition = [&](const std::string& type) {
+    const Json conditions = h.pool("p")["status"].value("conditions", Json::array());
+    for (const auto& c : conditions)
+      if (c["type"] == type) return c;
+    return Json::object();
+  };
+  CHECK(condition("DriverUpgrading").value("status", "") == "True");
+  // Until the job ends, its node's driver is not restarted.
+  while (!pod_gone_or_ended(h, "train-0")) {
+    CHECK(label(h.get(kube::resources::nodes, busy), "respool.io/driver-version") == kOld);
+    CHECK(h.client().get(kube::resources::pods, "default", "train-0"));
+    std::this_thread::sleep_for(200ms);
+  }
+  REQUIRE(h.eventually([&] { return all_upgraded(h, "p", kNew); }, std::chrono::seconds(120)));
+  REQUIRE(h.eventually([&] { return h.phase("p") == "Running"; }));
+  INFO(watch.log());
+  CHECK(watch.most("upgrade") == 1);
+  auto s = driver_status(h, "p");
+  CHECK(s.value("gpuVersion", "") == kNew);
+  CHECK(s["nodes"].value("upgraded", 0) == 3);
+  CHECK(condition("DriverUpgrading").value("reason", "") == "UpToDate");
+  CHECK(event_mentions(h, "p", "DriverUpgraded", busy));
+  // A1: each node's start and end are audited as updates of the pool.
+  int audited = 0;
+  for (const auto& line : h.audit_lines())
+    audited += line.value("operation", "") == "UpdatePoolV2" &&
+               line.dump().find("driver upgraded") != std::string::npos;
+  CHECK(audited == 3);
+}
+
+TEST_CASE("D1 Force: the jobs on a node are stopped and listed", "[reconcilers][driver][rule:D1]") {
+  Harness h({.nodes_yaml = gpu_nodes(2), .time_scale = 20});
+  gpu_pool(h, "p", 2, "Force", Json());
+  run_job(h, "train-0", "g-2", 36000);  // ten simulated hours: Force does not wait
+  upgrade_to(h, "p", kNew);
+  REQUIRE(h.eventually([&] { return all_upgraded(h, "p", kNew); }, std::chrono::seconds(120)));
+  CHECK(pod_gone_or_ended(h, "train-0"));
+  CHECK(event_mentions(h, "p", "DriverUpgradeStoppedJobs", "default/train-0"));
+}
+
+TEST_CASE("D2: the batch is never exceeded, and a pool at 25% of 8 upgrades 2 at a time",
+          "[reconcilers][driver][rule:D2]") {
+  Harness h({.nodes_yaml = gpu_nodes(8), .time_scale = 20});
+  gpu_pool(h, "p", 8, "Secure", Json("25%"));
+  NodeWatch watch(h.client(), "p");
+  upgrade_to(h, "p", kNew);
+  REQUIRE(h.eventually([&] { return all_upgraded(h, "p", kNew); }, std::chrono::seconds(180)));
+  INFO(watch.log());
+  CHECK(watch.most("upgrade") == 2);
+  CHECK(driver_status(h, "p")["nodes"].value("upgraded", 0) == 8);
+}
+
+TEST_CASE("a driver that never becomes Ready fails its node while the rest finish",
+          "[reconcilers][driver][rule:D4]") {
+  Harness h({.nodes_yaml = gpu_nodes(3), .time_scale = 30});
+  gpu_pool(h, "p", 3, "Secure", Json(3));
+  // An administrator cordoned g-3 before the upgrade: it is upgraded and left cordoned.
+  REQUIRE(h.client().patch(kube::resources::nodes, "", "g-3", kube::PatchType::Merge,
+                           Json{{"spec", {{"unschedulable", true}}}}));
+  REQUIRE(h.client().patch(
+      kube::resources::nodes, "", "g-2", kube::PatchType::Merge,
+      Json{{"metadata", {{"annotations", {{"sandbox.respool.io/driver-fails", kNew}}}}}}));
+  upgrade_to(h, "p", kNew);
+  // Validation gives up after 10 simulated minutes (20 s here).
+  REQUIRE(h.eventually(
+      [&] { return state_of(h.get(kube::resources::nodes, "g-2")) == "upgrade-failed"; },
+      std::chrono::seconds(120)));
+  REQUIRE(h.eventually([&] {
+    for (const std::string n : {"g-1", "g-3"})
+      if (state_of(h.get(kube::resources::nodes, n)) != "upgrade-done") return false;
+    return true;
+  }));
+  auto g3 = h.get(kube::resources::nodes, "g-3");
+  CHECK(g3["spec"].value("unschedulable", false));  // still the administrator's cordon
+  CHECK_FALSE(
+      g3["metadata"].value("annotations", Json::object()).contains("respool.io/cordoned-by"));
+  CHECK_FALSE(h.get(kube::resources::nodes, "g-1")["spec"].value("unschedulable", false));
+  auto g2 = h.get(kube::resources::nodes, "g-2");
+  CHECK(g2["spec"].value("unschedulable", false));  // a failed node stays out of use
+  CHECK_FALSE(has_taint(g2, "isolation.respool.io/A200001"));
+  const std::string failure =
+      g2["metadata"]["annotations"].value("respool.io/driver-upgrade-failure", "");
+  CHECK(failure.starts_with("ValidationTimeout: "));
+  CHECK(failure.find("not Ready") != std::string::npos);
+  // The pool says Degraded naming it, and lists it with its cause.
+  REQUIRE(h.eventually([&] {
+    for (const auto& c : h.pool("p")["status"].value("conditions", Json::array()))
+      if (c["type"] == "Degraded" && c["status"] == "True" &&
+          c.value("message", "").find("g-2 (driver upgrade failed: ValidationTimeout)") !=
+              std::string::npos)
+        return true;
+    return false;
+  }));
+  auto s = driver_status(h, "p");
+  REQUIRE(s["failedNodes"].size() == 1);
+  CHECK(s["failedNodes"][0].value("name", "") == "g-2");
+  CHECK(s["failedNodes"][0].value("reason", "") == "ValidationTimeout");
+  CHECK(event_mentions(h, "p", "DriverUpgradeFailed", "g-2"));
+  // Once the node's trouble is over, a retry (after 5 simulated minutes) brings it through.
+  REQUIRE(h.client().patch(
+      kube::resources::nodes, "", "g-2", kube::PatchType::Merge,
+      Json{{"metadata", {{"annotations", {{"sandbox.respool.io/driver-fails", nullptr}}}}}}));
+  REQUIRE(
+      h.eventually([&] { return all_upgraded(h, "p", kNew, {"g-3"}); }, std::chrono::seconds(120)));
+}
