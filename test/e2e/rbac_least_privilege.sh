@@ -175,8 +175,10 @@ scenarios() {
     return 1
   wait_for "pool: gpu-a Running" is $pool .status.phase Running || return 1
   wait_for "pool: its plug-ins installed" \
-    is "/apis/apps/v1/namespaces/$ns/daemonsets?labelSelector=respool.io%2Fpool%3Dgpu-a" '.items | length' 2 ||
-    return 1
+    is "/apis/apps/v1/namespaces/$ns/daemonsets?labelSelector=respool.io%2Fpool%3Dgpu-a,respool.io%2Fjob-type" \
+    '.items | length' 2 || return 1
+  wait_for "pool: its GPU driver DaemonSet installed" \
+    is "/apis/apps/v1/namespaces/$ns/daemonsets/gpu-a-gpu-driver" .spec.updateStrategy.type OnDelete || return 1
   wait_for "events: the pool's status change recorded" event_seen PoolStatusChange "from Creating to Running" ||
     return 1
 
@@ -202,6 +204,7 @@ scenarios() {
     eval '[ "$(plugin_image)" = registry.example/respool/training-agent:1.4.3 ]' || return 1
 
   if $nodeops; then nodeop_scenarios || return 1; fi
+  driver_scenarios || return 1
 
   # A node fault makes the pool Degraded; the repaired node clears it.
   local faulty
@@ -253,6 +256,22 @@ nodeop_scenarios() {
     eval 'get $rp/nodeoperations/expired | jq -e ".status.completionTime != null"' || return 1
   merge $rp/nodeoperations/expired/status '{"status":{"completionTime":"2000-01-01T00:00:00Z"}}'
   wait_for "node operation: the expired record removed (P9)" gone $rp/nodeoperations/expired || return 1
+}
+
+# A forced driver upgrade of every GPU node at once: the job on one of them deleted, each
+# node's driver pod deleted so that its OnDelete DaemonSet brings the new version (about
+# 10 s: the simulated driver runs that long before the node's label shows it).
+driver_scenarios() {
+  local gpu
+  gpu=$(pool_nodes node.kubernetes.io%2Finstance-type%3Dgpu-8x-a100 | sed -n 1p)
+  job_pod job-gpu "$gpu"
+  wait_for "driver upgrade: a job running on $gpu" is /api/v1/namespaces/default/pods/job-gpu .status.phase Running ||
+    return 1
+  merge $pool '{"spec":{"driver":{"gpuVersion":"550.54.15","upgrade":{"mode":"Force","maxUnavailable":"100%"}}}}'
+  wait_for "driver upgrade: the job stopped (Force)" gone /api/v1/namespaces/default/pods/job-gpu || return 1
+  grace=15 wait_for "driver upgrade: every GPU node at 550.54.15" is $pool \
+    '"\(.status.driver.gpuVersion)/\(.status.driver.nodes.upgraded)/\(.status.phase)"' 550.54.15/4/Running ||
+    return 1
 }
 
 # round NAME RBAC-JSONL VERB RESOURCE WRITE: one sandbox, the operator bound by RBAC-JSONL, the
