@@ -178,8 +178,11 @@ Value parse_cidr(const std::string& s, Addr& a, int& prefix) {
   bool ok = slash != std::string::npos && !e.is_error() && !bits.empty() && bits.size() <= 3 &&
             (bits.size() == 1 || bits[0] != '0');
   prefix = 0;
-  for (char ch : bits) {
-    if (ch < '0' || ch > '9') ok = false;
+  for (char ch : bits) {  // at most 3 digits once ok: no overflow on a long prefix
+    if (!ok || ch < '0' || ch > '9') {
+      ok = false;
+      break;
+    }
     prefix = prefix * 10 + (ch - '0');
   }
   if (!ok || prefix > static_cast<int>(a.size()) * 8) {
