@@ -12,7 +12,7 @@ namespace {
 
 using nlohmann::json;
 
-json guarded(const NodeView& node) {
+json guarded_node(const NodeView& node) {
   return {{"metadata", {{"resourceVersion", node.resource_version}}}};
 }
 
@@ -34,7 +34,7 @@ std::string key(std::string_view k) {
 }  // namespace
 
 json mark_patch(const NodeView& node, std::string_view operation, NodeOperationType type) {
-  json patch = guarded(node);
+  json patch = guarded_node(node);
   json annotations = {{key(kNodeOperationAnnotation), operation},
                       {key(kNodeOperationTypeAnnotation), std::string(to_string(type))}};
   if (type != NodeOperationType::Delete && !node.unschedulable) {
@@ -66,7 +66,7 @@ json retire_patch(const NodeView& node, std::string_view operation, std::string_
 }
 
 json readmit_patch(const NodeView& node, bool driver_upgrade_required) {
-  json patch = guarded(node);
+  json patch = guarded_node(node);
   std::vector<Taint> taints = without_taint(node.taints, kResettingTaintKey);
   taints = with_taint(std::move(taints), isolation_taint_key(kAdmissionCode));
   patch["spec"]["taints"] = taints_to_json(taints);
@@ -77,7 +77,7 @@ json readmit_patch(const NodeView& node, bool driver_upgrade_required) {
 
 json restore_patch(const NodeView& node, const Restore& r, std::string_view reason) {
   if (!r.unmark && !r.uncordon && !r.untaint && !r.keep_cordon_reason) return nullptr;
-  json patch = guarded(node);
+  json patch = guarded_node(node);
   json annotations = json::object();
   if (r.unmark) {
     for (std::string_view k :
@@ -96,7 +96,7 @@ json restore_patch(const NodeView& node, const Restore& r, std::string_view reas
 
 json detach_replacement_patch(const NodeView& node) {
   if (!node.annotations.contains(kReplacementForAnnotation)) return nullptr;
-  json patch = guarded(node);
+  json patch = guarded_node(node);
   patch["metadata"]["annotations"] = {{key(kReplacementForAnnotation), nullptr}};
   return patch;
 }
