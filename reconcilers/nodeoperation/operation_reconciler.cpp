@@ -116,6 +116,13 @@ OperationReconciler::Observation OperationReconciler::observe(const std::string&
 std::expected<runtime::ReconcileResult, std::string> OperationReconciler::reconcile(
     const std::string& pool) {
   auto held = ctx_.pool_locks->lock(pool);
+  const bool behind = written_.behind(pool, ctx_.clock->now(), [&](const std::string& key) {
+    std::shared_ptr<const kube::Unstructured> cached =
+        key.starts_with("resourcepools/") ? ctx_.caches.pools->store().get(key.substr(14))
+                                          : ctx_.caches.operations->store().get(key.substr(15));
+    return cached ? std::optional<std::string>(cached->meta.resource_version) : std::nullopt;
+  });
+  if (behind) return runtime::ReconcileResult::after(std::chrono::milliseconds(200));
   Observation o = observe(pool);
   Round round;
 
@@ -281,6 +288,8 @@ std::expected<bool, std::string> OperationReconciler::write_ledger(const Observa
     return std::unexpected("writing the node-operation ledger of pool " + o.pool + ": " +
                            r.error().describe());
   }
+  written_.wrote(o.pool, "resourcepools/" + o.pool,
+                 r->value("metadata", Json::object()).value("resourceVersion", ""), o.now);
   ctx_.metrics->set_node_operation_budget(o.pool, b);
   return true;
 }

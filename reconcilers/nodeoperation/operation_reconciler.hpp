@@ -28,6 +28,7 @@
 #include "reconcilers/policy/node_operation_status.hpp"
 #include "reconcilers/policy/node_operation_steps.hpp"
 #include "reconcilers/policy/spec.hpp"
+#include "reconcilers/written_versions.hpp"
 
 namespace respool::reconcilers {
 
@@ -131,6 +132,10 @@ class OperationReconciler {
   bool audit_remembered(const std::string& key);
 
   Context& ctx_;
+  // The ledger and status writes of this controller not yet in the caches: a round waits for
+  // them, else it would act on the world before its last write (mark again a node it has just
+  // restored, because the cached status does not show that node's part ended).
+  WrittenVersions written_;
   std::mutex audited_mu_;
   std::set<std::string> audited_;
 };

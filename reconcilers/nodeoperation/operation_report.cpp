@@ -84,6 +84,8 @@ void OperationReconciler::report(Observation& o, Round& round) {
                                  r.error().describe()));
       continue;
     }
+    written_.wrote(o.pool, "nodeoperations/" + op.name(),
+                   r->value("metadata", Json::object()).value("resourceVersion", ""), o.now);
     const std::string type = op.spec ? std::string(policy::to_string(op.spec->type)) : "Unknown";
     // Events: the operation's phase, and each node's ending.
     if (s.phase != op.old_status.phase) {
