@@ -40,6 +40,9 @@ struct DriverMember {
   std::shared_ptr<const policy::NodeView> view;
   policy::AcceleratorType type = policy::AcceleratorType::GPU;
   std::vector<std::string> job_pods;  // namespace/name of its running job pods
+  // Events of a node's upgrade regard the node (as `kubectl describe node` shows them): the
+  // pool's own events stay few, within the recorder's per-object budget.
+  runtime::ObjectReference ref;
 };
 
 void audit_driver_step(const std::string& pool, const std::string& node, runtime::TimePoint now,
@@ -145,7 +148,10 @@ std::expected<ReconcileResult, std::string> DriverReconciler::reconcile(const st
              pn.state.state == policy::NodeState::Creating ||
              pn.state.state == policy::NodeState::Deleting ||
              pn.state.state == policy::NodeState::Resetting;
-    DriverMember m{view, flavor->accelerator.type, {}};
+    DriverMember m{view,
+                   flavor->accelerator.type,
+                   {},
+                   {"v1", "Node", node->meta.name, "", node->meta.uid.str()}};
     for (const auto& pod : ctx_.caches.pods->store().by_index(kByNode, view->name)) {
       auto version = pod->meta.annotations.get(policy::kDriverVersionLabel);
       auto pool_label = pod->meta.labels.get(policy::kPoolLabel);
@@ -248,25 +254,24 @@ std::expected<ReconcileResult, std::string> DriverReconciler::reconcile(const st
                                from_version + " to " + n.target + " (" +
                                (settings.mode == policy::UpgradeMode::Force ? "Force" : "Secure") +
                                ")";
-      ctx_.events->event(reference_to(*pool), runtime::EventType::Normal, "DriverUpgradeStarted",
-                         "UpgradeDriver", what);
+      ctx_.events->event(m.ref, runtime::EventType::Normal, "DriverUpgradeStarted", "UpgradeDriver",
+                         what);
       audit_driver_step(name, n.name, now, policy::AuditResult::Success,
                         "driver upgrade started: " + what);
     } else if (step.to == S::Done && step.from == S::UncordonRequired) {
       const std::string what = "node " + n.name + " runs the " + type + " driver " + n.target;
-      ctx_.events->event(reference_to(*pool), runtime::EventType::Normal, "DriverUpgraded",
-                         "UpgradeDriver", what);
+      ctx_.events->event(m.ref, runtime::EventType::Normal, "DriverUpgraded", "UpgradeDriver",
+                         what);
       audit_driver_step(name, n.name, now, policy::AuditResult::Success,
                         "driver upgraded: " + what);
     } else if (step.to == S::Failed) {
       const std::string what = "node " + n.name + ": " + step.reason + ": " + step.message;
-      ctx_.events->event(reference_to(*pool), runtime::EventType::Warning, "DriverUpgradeFailed",
-                         "UpgradeDriver", what);
+      ctx_.events->event(m.ref, runtime::EventType::Warning, "DriverUpgradeFailed", "UpgradeDriver",
+                         what);
       audit_driver_step(name, n.name, now, policy::AuditResult::Failure,
                         "driver upgrade failed: " + what);
     } else if (step.from == S::Failed && step.to == S::DriverRestartRequired) {
-      ctx_.events->event(reference_to(*pool), runtime::EventType::Normal, "DriverUpgradeRetried",
-                         "UpgradeDriver",
+      ctx_.events->event(m.ref, runtime::EventType::Normal, "DriverUpgradeRetried", "UpgradeDriver",
                          "node " + n.name + ": restarting the " + type + " driver " + n.target +
                              " again (attempt " + std::to_string(n.attempts + 2) + ")");
     }

@@ -138,7 +138,7 @@ TEST_CASE("D1 Secure: a node's driver restarts only after its jobs finish",
   CHECK(s.value("gpuVersion", "") == kNew);
   CHECK(s["nodes"].value("upgraded", 0) == 3);
   CHECK(condition("DriverUpgrading").value("reason", "") == "UpToDate");
-  CHECK(event_mentions(h, "p", "DriverUpgraded", busy));
+  CHECK(event_mentions(h, busy, "DriverUpgraded", busy));
   // A1: each node's start and end are audited as updates of the pool.
   int audited = 0;
   for (const auto& line : h.audit_lines())
@@ -214,7 +214,7 @@ TEST_CASE("a driver that never becomes Ready fails its node while the rest finis
   REQUIRE(s["failedNodes"].size() == 1);
   CHECK(s["failedNodes"][0].value("name", "") == "g-2");
   CHECK(s["failedNodes"][0].value("reason", "") == "ValidationTimeout");
-  CHECK(event_mentions(h, "p", "DriverUpgradeFailed", "g-2"));
+  CHECK(event_mentions(h, "g-2", "DriverUpgradeFailed", "ValidationTimeout"));
   // Once the node's trouble is over, a retry (after 5 simulated minutes) brings it through.
   REQUIRE(h.client().patch(
       kube::resources::nodes, "", "g-2", kube::PatchType::Merge,
