@@ -32,6 +32,5 @@ dry_run() { # dry_run NAME helm-args...
 dry_run default respool --namespace respool-system --include-crds
 dry_run custom gpu --namespace ops -f "$src/test/e2e/fixtures/helm-values.yaml"
 
-# helm install itself needs protobuf bodies (helm keeps its releases in Secrets written with
-# client-go's typed client), which the sandbox does not decode yet (issue 18).
+# helm install itself, with the simulator bringing the operator's pods up: helm_install.sh.
 echo "helm_dry_run: every rendered kind is served and valid"
