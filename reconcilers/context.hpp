@@ -21,10 +21,10 @@
 namespace respool::reconcilers {
 
 // Cache index names.
-inline constexpr const char* kByPool = "pool";  // nodes, plug-ins, reset Jobs: respool.io/pool
-                                                // label; NodeOperations: spec.pool
-inline constexpr const char* kByFlavor = "flavor";    // nodes: the flavor label's value
-inline constexpr const char* kByNode = "node";        // pods: spec.nodeName
+inline constexpr const char* kByPool = "pool";      // nodes, plug-ins, reset Jobs: respool.io/pool
+                                                    // label; NodeOperations: spec.pool
+inline constexpr const char* kByFlavor = "flavor";  // nodes: the flavor label's value
+inline constexpr const char* kByNode = "node";      // pods: spec.nodeName
 inline constexpr const char* kByNetwork = "network";  // pools: spec.network
 
 struct Caches {
@@ -32,7 +32,7 @@ struct Caches {
   runtime::Informer<kube::Unstructured>* pools = nullptr;
   runtime::Informer<kube::Node>* nodes = nullptr;
   runtime::Informer<kube::Pod>* pods = nullptr;
-  runtime::Informer<kube::Unstructured>* plugins = nullptr;  // DaemonSets respool installed
+  runtime::Informer<kube::Unstructured>* plugins = nullptr;     // DaemonSets respool installed
   runtime::Informer<kube::Unstructured>* operations = nullptr;  // NodeOperations
   runtime::Informer<kube::Unstructured>* reset_jobs = nullptr;  // Jobs respool runs on nodes
 };
@@ -43,9 +43,9 @@ struct Context {
   runtime::EventRecorder* events = nullptr;
   CatalogSource* catalog = nullptr;
   DomainMetrics* metrics = nullptr;
-  NodeViewCache* node_views = nullptr;  // policy views of the nodes cache
-  FreeNodeIndex* free_nodes = nullptr;  // the free nodes of the nodes cache (N9)
-  PoolLocks* pool_locks = nullptr;      // one reconcile of a pool at a time, across controllers
+  NodeViewCache* node_views = nullptr;   // policy views of the nodes cache
+  FreeNodeIndex* free_nodes = nullptr;   // the free nodes of the nodes cache (N9)
+  PoolLocks* pool_locks = nullptr;       // one reconcile of a pool at a time, across controllers
   Expectations* expectations = nullptr;  // node claims and releases the cache has not shown yet
   Caches caches;
   std::string operator_namespace;

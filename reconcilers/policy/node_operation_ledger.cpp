@@ -9,11 +9,9 @@ namespace respool::policy {
 
 namespace {
 
-using nlohmann::json;
 using json_read::string_at;
 using json_read::time_at;
-
-
+using nlohmann::json;
 
 }  // namespace
 
