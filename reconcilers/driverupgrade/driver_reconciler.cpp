@@ -11,6 +11,7 @@
 #include "reconcilers/policy/pool_plan.hpp"
 #include "reconcilers/policy/spec.hpp"
 #include "reconcilers/policy/time.hpp"
+#include "reconcilers/stable_hash.hpp"
 #include "reconcilers/views.hpp"
 
 namespace respool::reconcilers {
@@ -22,18 +23,6 @@ using runtime::ReconcileResult;
 
 constexpr const char* kDriverHashAnnotation = "respool.io/driver-hash";
 constexpr std::chrono::seconds kExpectationTimeout{30};
-
-// FNV-1a over the rendered manifest: stable across restarts, so a restart rewrites nothing.
-std::string driver_manifest_hash(const Json& manifest) {
-  std::uint64_t h = 1469598103934665603ULL;
-  for (unsigned char c : manifest.dump()) {
-    h ^= c;
-    h *= 1099511628211ULL;
-  }
-  char out[17];
-  std::snprintf(out, sizeof out, "%016llx", static_cast<unsigned long long>(h));
-  return out;
-}
 
 // One pool node whose driver the pool sets.
 struct DriverMember {
@@ -97,7 +86,7 @@ std::expected<void, std::string> DriverReconciler::sync_daemonsets(
   }
   for (const auto& w : want) {
     Json manifest = w.manifest;
-    const std::string hash = driver_manifest_hash(manifest);
+    const std::string hash = stable_hash(manifest.dump());
     manifest["metadata"]["annotations"][kDriverHashAnnotation] = hash;
     auto observed = ctx_.caches.plugins->store().get(w.namespace_name + "/" + w.name);
     if (!observed) {

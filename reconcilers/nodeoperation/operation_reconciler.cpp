@@ -7,6 +7,7 @@
 #include "reconcilers/policy/keys.hpp"
 #include "reconcilers/policy/node_operation_ledger.hpp"
 #include "reconcilers/policy/pool_status.hpp"
+#include "reconcilers/stable_hash.hpp"
 
 namespace respool::reconcilers {
 
@@ -31,15 +32,8 @@ bool driver_upgrading(const Json& status) {
 
 std::string OperationReconciler::reset_job_name(const std::string& operation,
                                                 const std::string& node) {
-  // FNV-1a: stable across restarts and versions, so a restarted operator finds its Job.
-  std::uint64_t h = 1469598103934665603ULL;
-  for (unsigned char c : operation + "/" + node) {
-    h ^= c;
-    h *= 1099511628211ULL;
-  }
-  char out[40];
-  std::snprintf(out, sizeof out, "respool-reset-%016llx", static_cast<unsigned long long>(h));
-  return out;
+  // Stable across restarts and versions, so a restarted operator finds its Job.
+  return "respool-reset-" + stable_hash(operation + "/" + node);
 }
 
 OperationReconciler::Operation* OperationReconciler::Observation::operation(

@@ -6,25 +6,13 @@
 #include "reconcilers/policy/keys.hpp"
 #include "reconcilers/policy/plugins.hpp"
 #include "reconcilers/resourcepool/pool_reconciler.hpp"
+#include "reconcilers/stable_hash.hpp"
 
 namespace respool::reconcilers {
 
 namespace {
 
 constexpr const char* kHashAnnotation = "respool.io/plugin-hash";
-
-// FNV-1a over the rendered manifest: stable across processes and versions of respool, so that
-// a restart does not rewrite every plug-in.
-std::string manifest_hash(const kube::Json& manifest) {
-  std::uint64_t h = 1469598103934665603ULL;
-  for (unsigned char c : manifest.dump()) {
-    h ^= c;
-    h *= 1099511628211ULL;
-  }
-  char out[17];
-  std::snprintf(out, sizeof out, "%016llx", static_cast<unsigned long long>(h));
-  return out;
-}
 
 }  // namespace
 
@@ -53,7 +41,7 @@ std::expected<std::vector<policy::PluginStatus>, std::string> PoolReconciler::sy
   for (auto& plugin : rendered) {
     if (plugin.kind != "DaemonSet") continue;  // refused when the catalog was read
     kube::Json manifest = plugin.manifest;
-    const std::string hash = manifest_hash(manifest);
+    const std::string hash = stable_hash(manifest.dump());
     manifest["metadata"]["annotations"][kHashAnnotation] = hash;
     auto observed = ctx_.caches.plugins->store().get(plugin.namespace_name + "/" + plugin.name);
     bool ready = false;
