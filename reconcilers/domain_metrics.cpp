@@ -1,8 +1,24 @@
 #include "reconcilers/domain_metrics.hpp"
 
+#include "reconcilers/policy/driver_upgrade.hpp"
 #include "reconcilers/policy/pool_status.hpp"
 
 namespace respool::reconcilers {
+
+namespace {
+
+constexpr policy::UpgradeState kMetricUpgradeStates[] = {
+    policy::UpgradeState::Required,
+    policy::UpgradeState::CordonRequired,
+    policy::UpgradeState::WaitForJobsRequired,
+    policy::UpgradeState::PodDeletionRequired,
+    policy::UpgradeState::DriverRestartRequired,
+    policy::UpgradeState::ValidationRequired,
+    policy::UpgradeState::UncordonRequired,
+    policy::UpgradeState::Done,
+    policy::UpgradeState::Failed};
+
+}  // namespace
 
 DomainMetrics::DomainMetrics(runtime::Registry& registry)
     : pool_nodes_(registry.gauge("respool_pool_nodes", "Nodes of a pool by flavor and state.",
@@ -28,7 +44,11 @@ DomainMetrics::DomainMetrics(runtime::Registry& registry)
                                         "Replacements allowed in any 24 hours (N1).", {"pool"})),
       concurrent_replacement_limit_(registry.gauge("respool_concurrent_replacement_limit",
                                                    "Nodes that may be replaced at once (N2).",
-                                                   {"pool"})) {}
+                                                   {"pool"})),
+      driver_upgrade_nodes_(registry.gauge(
+          "respool_driver_upgrade_nodes",
+          "GPU/NPU nodes of a pool by driver-upgrade state (respool.io/driver-upgrade-state).",
+          {"pool", "state"})) {}
 
 void DomainMetrics::set_pool_nodes(
     const std::string& pool,
@@ -73,6 +93,8 @@ void DomainMetrics::forget_pool(const std::string& pool) {
   for (const char* type : {"Replace", "Reset", "Delete"})
     nodes_in_operation_.remove({pool, type});
   replacements_in_window_.remove({pool});
+  for (auto state : kMetricUpgradeStates)
+    driver_upgrade_nodes_.remove({pool, std::string(policy::to_string(state))});
   replacement_limit_.remove({pool});
   concurrent_replacement_limit_.remove({pool});
 }
@@ -112,6 +134,19 @@ void DomainMetrics::set_node_operation_budget(const std::string& pool,
   replacements_in_window_.with({pool})->set(budget.replacements_in_window);
   replacement_limit_.with({pool})->set(budget.replacement_limit);
   concurrent_replacement_limit_.with({pool})->set(budget.concurrent_replacement_limit);
+}
+
+void DomainMetrics::set_driver_upgrade_nodes(const std::string& pool,
+                                             const std::map<std::string, int>& by_state) {
+  for (auto state : kMetricUpgradeStates) {
+    const std::string name(policy::to_string(state));
+    if (by_state.empty()) {
+      driver_upgrade_nodes_.remove({pool, name});
+      continue;
+    }
+    auto it = by_state.find(name);
+    driver_upgrade_nodes_.with({pool, name})->set(it == by_state.end() ? 0 : it->second);
+  }
 }
 
 }  // namespace respool::reconcilers

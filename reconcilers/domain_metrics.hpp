@@ -3,7 +3,8 @@
 // respool_free_nodes{flavor,zone}, respool_operations_total{pool,operation,result}; for node
 // operations respool_node_operations_total{type,result}, respool_nodes_in_operation{pool,type},
 // respool_replacements_in_window{pool}, respool_replacement_limit{pool} (N1) and
-// respool_concurrent_replacement_limit{pool} (N2).
+// respool_concurrent_replacement_limit{pool} (N2); for driver upgrades
+// respool_driver_upgrade_nodes{pool,state} (every state of the node machine, 0 when none).
 
 #include <map>
 #include <mutex>
@@ -35,6 +36,10 @@ class DomainMetrics {
   // Nodes of the pool in an operation, by type.
   void set_nodes_in_operation(const std::string& pool, const std::map<std::string, int>& by_type);
   void set_node_operation_budget(const std::string& pool, const policy::Budget& budget);
+  // The pool's GPU/NPU nodes by driver-upgrade state (the label's value); states not given
+  // are 0. An empty map (no driver, or no node ever marked) removes the pool's series.
+  void set_driver_upgrade_nodes(const std::string& pool,
+                                const std::map<std::string, int>& by_state);
 
  private:
   runtime::GaugeFamily& pool_nodes_;
@@ -46,6 +51,7 @@ class DomainMetrics {
   runtime::GaugeFamily& replacements_in_window_;
   runtime::GaugeFamily& replacement_limit_;
   runtime::GaugeFamily& concurrent_replacement_limit_;
+  runtime::GaugeFamily& driver_upgrade_nodes_;
   std::mutex mu_;
   std::map<std::string, std::set<std::vector<std::string>>> pool_series_;  // to remove on change
   std::set<std::vector<std::string>> free_series_;

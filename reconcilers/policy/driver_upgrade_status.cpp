@@ -38,14 +38,14 @@ std::string counts_words(const UpgradeCounts& c) {
          std::to_string(c.pending) + " pending, " + std::to_string(c.failed) + " failed";
 }
 
+}  // namespace
+
 std::string targets_words(const DriverProgress& p) {
   std::string out;
   if (p.gpu_target) out = "GPU driver " + *p.gpu_target;
   if (p.npu_target) out += (out.empty() ? "" : " and ") + ("NPU driver " + *p.npu_target);
   return out.empty() ? "no driver" : out;
 }
-
-}  // namespace
 
 UpgradeNode read_upgrade_node(const NodeView& node, std::string target) {
   UpgradeNode n;

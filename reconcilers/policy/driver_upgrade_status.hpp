@@ -46,6 +46,9 @@ DriverProgress driver_progress(std::span<const UpgradedNode> nodes,
                                const std::optional<std::string>& gpu_target,
                                const std::optional<std::string>& npu_target);
 
+// What the pool's upgrade installs, in words: "GPU driver 550.54.15 and NPU driver 23.0.6".
+std::string targets_words(const DriverProgress& progress);
+
 // status.driver: {gpuVersion, npuVersion, target: {...}, nodes: {upgraded, upgrading, pending,
 // failed}, failedNodes: [{name, reason, message}]}.
 nlohmann::json driver_status_json(const DriverProgress& progress);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 
+#include "reconcilers/policy/json_read.hpp"
 #include "reconcilers/policy/time.hpp"
 
 namespace respool::policy {
@@ -49,7 +50,7 @@ bool begin_record(std::vector<Record>& records, Operation operation, TimePoint n
   if (find_running(records, operation)) return false;
   records.insert(
       records.begin(),
-      Record{operation, RecordPhase::Running, now, std::nullopt, {}, std::move(message)});
+      Record{operation, RecordPhase::Running, now, std::nullopt, {}, std::move(message), {}});
   return true;
 }
 
@@ -60,6 +61,15 @@ bool note_nodes(std::vector<Record>& records, Operation operation,
   for (const std::string& n : nodes) {
     if (std::find(r->nodes.begin(), r->nodes.end(), n) == r->nodes.end()) r->nodes.push_back(n);
   }
+  return true;
+}
+
+bool add_step(std::vector<Record>& records, Operation operation, RecordStep step) {
+  Record* r = find_running(records, operation);
+  if (!r) return false;
+  r->steps.push_back(std::move(step));
+  if (r->steps.size() > kMaxRecordSteps)
+    r->steps.erase(r->steps.begin(), r->steps.end() - kMaxRecordSteps);
   return true;
 }
 
@@ -124,6 +134,16 @@ nlohmann::json to_json(const std::vector<Record>& records) {
     if (r.end) item["endTime"] = format_time(*r.end);
     if (!r.nodes.empty()) item["nodes"] = r.nodes;
     if (!r.message.empty()) item["message"] = r.message;
+    if (!r.steps.empty()) {
+      nlohmann::json steps = nlohmann::json::array();
+      for (const RecordStep& s : r.steps) {
+        nlohmann::json step = {{"step", s.step}, {"time", format_time(s.time)}};
+        if (!s.node.empty()) step["node"] = s.node;
+        if (!s.message.empty()) step["message"] = s.message;
+        steps.push_back(std::move(step));
+      }
+      item["steps"] = std::move(steps);
+    }
     array.push_back(std::move(item));
   }
   return array;
@@ -157,6 +177,16 @@ std::vector<Record> records_from_json(const nlohmann::json& array) {
       }
     }
     r.message = item.value("message", "");
+    if (auto steps = item.find("steps"); steps != item.end() && steps->is_array()) {
+      for (const auto& s : *steps) {
+        if (!s.is_object()) continue;
+        auto time = json_read::time_at(s, "time");
+        std::string step = json_read::string_at(s, "step");
+        if (!time || step.empty()) continue;
+        r.steps.push_back({std::move(step), *time, json_read::string_at(s, "node"),
+                           json_read::string_at(s, "message")});
+      }
+    }
     out.push_back(std::move(r));
   }
   return out;

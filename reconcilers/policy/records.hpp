@@ -25,6 +25,17 @@ std::optional<Operation> parse_operation(std::string_view text);
 enum class RecordPhase { Running, Succeeded, Failed };
 std::string_view to_string(RecordPhase phase);
 
+// One step of an operation, with its time: for a driver upgrade, each node that starts,
+// finishes, fails or is retried (`node` names it), and a change of target.
+struct RecordStep {
+  std::string step;
+  TimePoint time{};
+  std::string node;  // "" for a step of the whole operation
+  std::string message;
+  bool operator==(const RecordStep&) const = default;
+};
+inline constexpr std::size_t kMaxRecordSteps = 400;  // status lives in etcd: bounded
+
 struct Record {
   Operation operation = Operation::Create;
   RecordPhase phase = RecordPhase::Running;
@@ -32,6 +43,7 @@ struct Record {
   std::optional<TimePoint> end;
   std::vector<std::string> nodes;  // nodes added or removed, in order
   std::string message;             // what it does, or why it failed
+  std::vector<RecordStep> steps;   // in order; the oldest dropped past kMaxRecordSteps
   bool operator==(const Record&) const = default;
 };
 
@@ -47,6 +59,8 @@ bool begin_record(std::vector<Record>& records, Operation operation, TimePoint n
 // Adds nodes (those not yet listed) to the running record of `operation`; false when none runs.
 bool note_nodes(std::vector<Record>& records, Operation operation,
                 std::span<const std::string> nodes);
+// Appends a step to the running record of `operation`; false when none runs.
+bool add_step(std::vector<Record>& records, Operation operation, RecordStep step);
 // Ends the running record of `operation` with `outcome` (Succeeded or Failed). False when none
 // runs.
 bool end_record(std::vector<Record>& records, Operation operation, RecordPhase outcome,

@@ -3,6 +3,7 @@
 #include "operator/runtime/log.hpp"
 #include "reconcilers/policy/audit.hpp"
 #include "reconcilers/policy/driver_daemonset.hpp"
+#include "reconcilers/policy/driver_upgrade_record.hpp"
 #include "reconcilers/policy/driver_upgrade_status.hpp"
 #include "reconcilers/policy/node_operation_ledger.hpp"
 #include "reconcilers/policy/pool_events.hpp"
@@ -26,9 +27,9 @@ std::expected<runtime::ReconcileResult, std::string> PoolReconciler::report(cons
   observation.plan = d.plan ? &*d.plan : nullptr;
   observation.scale_in_blocked = out.scale_in_blocked;
   std::optional<policy::DriverProgress> driver;
+  std::vector<policy::UpgradedNode> upgraded;
   if (d.spec && d.spec->driver) {
     // Progress from the nodes' upgrade labels, which the driver-upgrade controller writes.
-    std::vector<policy::UpgradedNode> upgraded;
     for (const auto& n : o.nodes) {
       const policy::Flavor* f = o.catalog->flavor(n.pool_node.flavor);
       if (!f || f->accelerator.type == policy::AcceleratorType::None) continue;
@@ -66,7 +67,12 @@ std::expected<runtime::ReconcileResult, std::string> PoolReconciler::report(cons
   round.plan_settled = d.plan && d.plan->settled();
   round.creating = status.nodes.creating;
   round.deleting = status.nodes.deleting;
-  const auto ended = policy::track_pool_records(records, round, o.now);
+  auto ended = policy::track_pool_records(records, round, o.now);
+  if (driver) {
+    const policy::DriverRecordRound upgrade{upgraded, &*driver, policy::targets_words(*driver),
+                                            policy::UpgradeSettings{}.retry_limit};
+    if (auto e = policy::track_driver_record(records, upgrade, o.now)) ended.push_back(*e);
+  }
   status.records = policy::prune_records(std::move(records), o.now);
 
   nlohmann::json status_json = policy::to_json(status);
@@ -104,6 +110,11 @@ std::expected<runtime::ReconcileResult, std::string> PoolReconciler::report(cons
   }
   ctx_.metrics->set_pool_nodes(name, by_flavor_state);
   ctx_.metrics->set_pool_phase(name, std::string(policy::to_string(status.phase)));
+  std::map<std::string, int> by_upgrade_state;
+  for (const auto& u : upgraded)
+    if (u.node.state != policy::UpgradeState::None)
+      ++by_upgrade_state[std::string(policy::to_string(u.node.state))];
+  ctx_.metrics->set_driver_upgrade_nodes(name, by_upgrade_state);
 
   if (out.failure) return std::unexpected(*out.failure);  // reported on the pool by the controller
   // Look again while something moves; events bring the pool back sooner.

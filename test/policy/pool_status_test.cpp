@@ -255,8 +255,13 @@ TEST_CASE("status JSON has the API's shape", "[policy][status]") {
              node("g-2", "gpu-8x-a100", NodeState::Abnormal, {"A050202"}),
              node("c-1", "cpu-64c", NodeState::Available)};
   PoolStatus status = s.derive();
-  status.records = {
-      {Operation::Create, RecordPhase::Succeeded, kT0, kT0 + std::chrono::minutes{9}, {"g-1"}, ""}};
+  status.records = {{Operation::Create,
+                     RecordPhase::Succeeded,
+                     kT0,
+                     kT0 + std::chrono::minutes{9},
+                     {"g-1"},
+                     "",
+                     {}}};
   status.plugins = {
       {JobType::Training, "gpu-a-training-agent", true, {{"cpu", *Quantity::parse("1500m")}}}};
   json out = to_json(status);

@@ -39,11 +39,17 @@ TEST_CASE("P9: records are kept 90 days, failed ones 3 days and at most 500",
           "[policy][records][rule:P9]") {
   const TimePoint now = kT0 + days{200};
   std::vector<Record> records{
-      {Operation::Create, RecordPhase::Succeeded, now - days{91}, now - days{91}, {}, "old"},
-      {Operation::Resize, RecordPhase::Succeeded, now - days{89}, now - days{89}, {}, "kept"},
-      {Operation::Resize, RecordPhase::Failed, now - days{4}, now - days{4}, {}, "old failure"},
-      {Operation::Resize, RecordPhase::Failed, now - days{2}, now - days{2}, {}, "failure"},
-      {Operation::SetJobTypes, RecordPhase::Running, now - days{300}, std::nullopt, {}, "running"},
+      {Operation::Create, RecordPhase::Succeeded, now - days{91}, now - days{91}, {}, "old", {}},
+      {Operation::Resize, RecordPhase::Succeeded, now - days{89}, now - days{89}, {}, "kept", {}},
+      {Operation::Resize, RecordPhase::Failed, now - days{4}, now - days{4}, {}, "old failure", {}},
+      {Operation::Resize, RecordPhase::Failed, now - days{2}, now - days{2}, {}, "failure", {}},
+      {Operation::SetJobTypes,
+       RecordPhase::Running,
+       now - days{300},
+       std::nullopt,
+       {},
+       "running",
+       {}},
   };
   auto kept = prune_records(records, now);
   std::vector<std::string> messages;
@@ -59,11 +65,12 @@ TEST_CASE("P9: records are kept 90 days, failed ones 3 days and at most 500",
                     now - std::chrono::minutes{i},
                     now - std::chrono::minutes{i},
                     {},
-                    std::to_string(i)});
+                    std::to_string(i),
+                    {}});
   }
   for (int i = 0; i < 150; ++i) {
     many.push_back(
-        {Operation::Resize, RecordPhase::Succeeded, now - hours{i}, now - hours{i}, {}, "ok"});
+        {Operation::Resize, RecordPhase::Succeeded, now - hours{i}, now - hours{i}, {}, "ok", {}});
   }
   kept = prune_records(many, now);
   auto failed = std::count_if(kept.begin(), kept.end(),
@@ -80,8 +87,8 @@ TEST_CASE("P9: records are kept 90 days, failed ones 3 days and at most 500",
 
 TEST_CASE("records round-trip through status JSON", "[policy][records][rule:P9]") {
   std::vector<Record> records{
-      {Operation::Create, RecordPhase::Succeeded, kT0, kT0 + hours{1}, {"n-1"}, "done"},
-      {Operation::Delete, RecordPhase::Running, kT0 + hours{2}, std::nullopt, {}, ""}};
+      {Operation::Create, RecordPhase::Succeeded, kT0, kT0 + hours{1}, {"n-1"}, "done", {}},
+      {Operation::Delete, RecordPhase::Running, kT0 + hours{2}, std::nullopt, {}, "", {}}};
   json out = to_json(records);
   CHECK(out[0] == json::parse(R"({"operation": "Create", "phase": "Succeeded",
     "startTime": "2026-01-01T00:00:00Z", "endTime": "2026-01-01T01:00:00Z", "nodes": ["n-1"],

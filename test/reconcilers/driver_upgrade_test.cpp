@@ -1,6 +1,7 @@
 // Driver upgrades against the sandbox (issue 14): Secure waits for jobs, Force stops them, the
 // batch is never exceeded (checked by watching the nodes), a driver that never becomes Ready
 // fails its node while the rest finish, and a node an administrator cordoned stays cordoned.
+#include <map>
 #include <set>
 
 #include "test/reconcilers/harness.hpp"
@@ -147,6 +148,30 @@ TEST_CASE("D1 Secure: a node's driver restarts only after its jobs finish",
     audited += line.value("operation", "") == "UpdatePoolV2" &&
                line.dump().find("driver upgraded") != std::string::npos;
   CHECK(audited == 3);
+  // P9: the pool's record of the upgrade, with a step per node start and end.
+  REQUIRE(h.eventually([&] {
+    for (const auto& r : h.pool("p")["status"].value("records", Json::array()))
+      if (r.value("operation", "") == "UpgradeDriver") return r.value("phase", "") == "Succeeded";
+    return false;
+  }));
+  Json record;
+  const Json records = h.pool("p")["status"]["records"];
+  for (const auto& r : records)
+    if (r.value("operation", "") == "UpgradeDriver") record = r;
+  INFO(record.dump());
+  CHECK(record["nodes"].size() == 3);
+  std::map<std::string, int> steps;
+  for (const auto& step : record["steps"])
+    ++steps[step.value("step", "") + " " + step.value("node", "")];
+  CHECK(steps["Started "] == 1);
+  for (const std::string n : {"g-1", "g-2", "g-3"}) {
+    CHECK(steps["NodeStarted " + n] == 1);
+    CHECK(steps["NodeUpgraded " + n] == 1);
+  }
+  // The nodes by upgrade state, as a metric.
+  CHECK(h.manager().metrics().render().find(
+            R"(respool_driver_upgrade_nodes{pool="p",state="upgrade-done"} 3)") !=
+        std::string::npos);
 }
 
 TEST_CASE("D1 Force: the jobs on a node are stopped and listed", "[reconcilers][driver][rule:D1]") {
@@ -224,4 +249,67 @@ TEST_CASE("a driver that never becomes Ready fails its node while the rest finis
       Json{{"metadata", {{"annotations", {{"sandbox.respool.io/driver-fails", nullptr}}}}}}));
   REQUIRE(
       h.eventually([&] { return all_upgraded(h, "p", kNew, {"g-3"}); }, std::chrono::seconds(120)));
+}
+
+TEST_CASE("a version changed mid-upgrade retargets without repeating finished nodes",
+          "[reconcilers][driver][rule:D1][rule:D2]") {
+  Harness h({.nodes_yaml = gpu_nodes(4), .time_scale = 20});
+  gpu_pool(h, "p", 4, "Secure", Json(1));
+  NodeWatch watch(h.client(), "p");
+  upgrade_to(h, "p", kNew);
+  // Once the first node runs the new driver, the pool's owner rolls back to the old one.
+  std::string first;
+  REQUIRE(h.eventually([&] {
+    for (const auto& n : h.pool_nodes("p"))
+      if (label(n, "respool.io/driver-version") == kNew && state_of(n) == "upgrade-done")
+        first = n["metadata"]["name"];
+    return !first.empty();
+  }));
+  upgrade_to(h, "p", kOld);
+  REQUIRE(h.eventually([&] { return all_upgraded(h, "p", kOld); }, std::chrono::seconds(120)));
+  // Only the nodes the first target reached went through the machine again; the others, already
+  // at the old version, were never cordoned.
+  INFO(watch.log());
+  const std::set<std::string> moved = watch.ever("upgrade");
+  CHECK(moved.contains(first));
+  CHECK(moved.size() <= 2);  // the first, and at most the one in flight at the rollback
+  CHECK(watch.most("upgrade") == 1);
+  for (const auto& n : h.pool_nodes("p")) {
+    const std::string name = n["metadata"]["name"];
+    if (!moved.contains(name)) CHECK(label(n, "respool.io/driver-version") == kOld);
+  }
+  // One record holds both targets.
+  REQUIRE(h.eventually([&] {
+    for (const auto& r : h.pool("p")["status"].value("records", Json::array()))
+      if (r.value("operation", "") == "UpgradeDriver" && r.value("phase", "") == "Succeeded")
+        return r.dump().find("Retargeted") != std::string::npos;
+    return false;
+  }));
+}
+
+TEST_CASE("a node labelled respool.io/driver-upgrade.skip=true is left out",
+          "[reconcilers][driver][rule:D1]") {
+  Harness h({.nodes_yaml = gpu_nodes(3), .time_scale = 20});
+  gpu_pool(h, "p", 3, "Force", Json());
+  REQUIRE(h.client().patch(
+      kube::resources::nodes, "", "g-2", kube::PatchType::Merge,
+      Json{{"metadata", {{"labels", {{"respool.io/driver-upgrade.skip", "true"}}}}}}));
+  NodeWatch watch(h.client(), "p");
+  upgrade_to(h, "p", kNew);
+  REQUIRE(h.eventually(
+      [&] {
+        for (const std::string n : {"g-1", "g-3"}) {
+          auto node = h.get(kube::resources::nodes, n);
+          if (label(node, "respool.io/driver-version") != kNew || state_of(node) != "upgrade-done")
+            return false;
+        }
+        return true;
+      },
+      std::chrono::seconds(120)));
+  auto skipped = h.get(kube::resources::nodes, "g-2");
+  CHECK(label(skipped, "respool.io/driver-version") == kOld);
+  CHECK(state_of(skipped).empty());
+  CHECK_FALSE(skipped["spec"].value("unschedulable", false));
+  CHECK_FALSE(watch.ever("upgrade").contains("g-2"));
+  REQUIRE(h.eventually([&] { return h.phase("p") == "Running"; }));
 }

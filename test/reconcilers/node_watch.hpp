@@ -34,6 +34,11 @@ class NodeWatch {
     std::lock_guard lock(mu_);
     return most_[type];
   }
+  // Every node of the pool seen at some moment in `kind` (an operation type, "upgrade", ...).
+  std::set<std::string> ever(const std::string& kind) {
+    std::lock_guard lock(mu_);
+    return ever_[kind];
+  }
   int most_in_admission() {
     std::lock_guard lock(mu_);
     return most_["admission"];
@@ -119,6 +124,7 @@ class NodeWatch {
     std::lock_guard lock(mu_);
     ++events_;
     state_[name] = kind;
+    if (!kind.empty()) ever_[kind].insert(name);
     std::map<std::string, int> now;
     for (const auto& [n, k] : state_) {
       if (!k.empty()) ++now[k];
@@ -136,6 +142,7 @@ class NodeWatch {
   std::mutex mu_;
   std::map<std::string, std::string> state_;  // node → operation type, "admission" or ""
   std::map<std::string, int> most_;
+  std::map<std::string, std::set<std::string>> ever_;
   int events_ = 0;
   std::string log_;
   std::string last_noted_;
