@@ -13,81 +13,18 @@
 // Every node is Ready at once and no job runs on it (nothing to drain): the figures are the
 // operator's own, not a simulated kubelet's.
 
-#include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <map>
 #include <string>
-#include <thread>
 #include <vector>
 
-#include "operator/kube/client.hpp"
-#include "operator/kube/yaml.hpp"
+#include "bench/support.hpp"
 #include "operator/runtime/log.hpp"
-#include "operator/runtime/manager.hpp"
-#include "reconcilers/setup.hpp"
-#include "sandbox/sandbox.hpp"
 
 using namespace respool;
-using kube::Json;
-using Steady = std::chrono::steady_clock;
+using namespace respool::bench;
 
 namespace {
-
-[[noreturn]] void die(const std::string& what) {
-  std::fprintf(stderr, "bench_node_operations: %s\n", what.c_str());
-  std::exit(1);
-}
-
-template <class T>
-T must(std::expected<T, kube::Error> r, const char* what) {
-  if (!r) die(std::string(what) + ": " + r.error().describe());
-  return std::move(*r);
-}
-
-std::string source(const char* relative) {
-  return std::string(RESPOOL_SOURCE_DIR) + "/" + relative;
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
-}
-
-std::string phase_of(kube::Client& c, const kube::Resource& r, const std::string& name) {
-  auto o = c.get(r, "", name);
-  return o ? o->value("status", Json::object()).value("phase", "") : "";
-}
-
-void wait_for(kube::Client& c, const kube::Resource& r, const std::string& name,
-              const std::string& phase) {
-  const auto deadline = Steady::now() + std::chrono::minutes(3);
-  while (phase_of(c, r, name) != phase) {
-    if (Steady::now() > deadline) die(name + " never reached " + phase);
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
-}
-
-// Waits until the operator has written nothing for `quiet` (its last status and events).
-void settle(sandbox::RequestCounts& counts, std::chrono::milliseconds quiet) {
-  auto before = counts.writes("respool");
-  for (;;) {
-    std::this_thread::sleep_for(quiet);
-    const auto now = counts.writes("respool");
-    if (now == before) return;
-    before = now;
-  }
-}
-
-std::map<std::string, std::uint64_t> writes_by(sandbox::RequestCounts& counts) {
-  std::map<std::string, std::uint64_t> out;
-  for (const auto& [key, n] : counts.snapshot()) {
-    if (key.agent == "respool" && sandbox::is_write_verb(key.verb))
-      out[key.verb + " " + key.resource] += n;
-  }
-  return out;
-}
 
 Json operation(const std::string& name, const std::string& type, const std::string& node) {
   Json op = {{"apiVersion", "respool.io/v1alpha1"},
@@ -101,39 +38,17 @@ Json operation(const std::string& name, const std::string& type, const std::stri
 }  // namespace
 
 int main(int argc, char** argv) {
+  program = "bench_node_operations";
   const int rounds = argc > 1 ? std::atoi(argv[1]) : 5;
   if (rounds < 1 || rounds > 8) die("ROUNDS: 1 to 8 (N1: 8 replacements a day in a 40-node pool)");
   runtime::log::configure(runtime::log::Format::Text, runtime::log::Level::Error);
   runtime::ScaledClock clock(1.0);
-  sandbox::SandboxOptions so;
-  so.clock = &clock;
-  so.nodes_yaml =
+  Bench bench(
       "nodes:\n- {flavor: cpu-64c, zone: az-1, count: 50, namePrefix: n-, capacity: "
-      "{cpu: \"64\", memory: 256Gi, pods: \"110\"}}\n";
-  auto sb = sandbox::Sandbox::start(so);
-  if (!sb) die(sb.error());
-  auto& counts = (*sb)->api_server().request_counts();
-  kube::ClientOptions bench_client;
-  bench_client.user_agent = "bench/" RESPOOL_VERSION;  // counted apart from the operator
-  auto client = kube::Client::create((*sb)->cluster_config(), bench_client);
-  if (!client) die(client.error().describe());
-  kube::Client& c = **client;
-  for (const char* crd :
-       {"crds/networks.yaml", "crds/resourcepools.yaml", "crds/nodeoperations.yaml"}) {
-    auto json = kube::yaml_file_to_json(source(crd));
-    if (!json) die(json.error());
-    must(c.create(kube::resources::customresourcedefinitions, "", *json), "create CRD");
-  }
-  must(c.create(kube::resources::namespaces, "",
-                Json{{"apiVersion", "v1"},
-                     {"kind", "Namespace"},
-                     {"metadata", {{"name", "respool-system"}}}}),
-       "create namespace");
-  for (;;) {
-    auto nodes = must(c.list(kube::resources::nodes, ""), "list nodes");
-    if (nodes["items"].size() == 50) break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
+      "{cpu: \"64\", memory: 256Gi, pods: \"110\"}}\n",
+      clock, 50);
+  kube::Client& c = bench.client();
+  auto& counts = bench.counts();
   for (const auto& node : must(c.list(kube::resources::nodes, ""), "list nodes")["items"]) {
     // Resets take a simulated second.
     Json patch = {{"metadata", {{"annotations", {{"sandbox.respool.io/reset-seconds", "1"}}}}}};
@@ -141,19 +56,7 @@ int main(int argc, char** argv) {
                  kube::PatchType::Merge, patch),
          "annotate node");
   }
-
-  runtime::ManagerOptions mo;
-  mo.cluster = (*sb)->cluster_config();
-  mo.clock = &clock;
-  mo.client.qps = 0;
-  auto manager = runtime::Manager::create(mo);
-  if (!manager) die(manager.error().describe());
-  reconcilers::Options ro;
-  ro.catalog_file = source("config/catalog.yaml");
-  ro.operator_namespace = "respool-system";
-  auto op = reconcilers::setup(**manager, ro);
-  if (!op) die(op.error());
-  std::thread runner([&] { (*manager)->run(); });
+  bench.start_operator();
   must(c.create(kube::resources::networks, "",
                 Json{{"apiVersion", "respool.io/v1alpha1"},
                      {"kind", "Network"},
@@ -169,7 +72,7 @@ int main(int argc, char** argv) {
                        {"jobTypes", Json::array({"Training"})},
                        {"resources", Json::array({{{"flavor", "cpu-64c"}, {"count", 40}}})}}}}),
        "create pool");
-  wait_for(c, kube::resources::resourcepools, "p", "Running");
+  bench.wait_for_phase(kube::resources::resourcepools, "p", "Running");
   settle(counts, std::chrono::milliseconds(1500));
 
   kube::ListOptions in_pool;
@@ -188,7 +91,7 @@ int main(int argc, char** argv) {
     const auto start = Steady::now();
     must(c.create(kube::resources::nodeoperations, "", operation(name, "Replace", names[r])),
          "create operation");
-    wait_for(c, kube::resources::nodeoperations, name, "Succeeded");
+    bench.wait_for_phase(kube::resources::nodeoperations, name, "Succeeded");
     const double s = std::chrono::duration<double>(Steady::now() - start).count();
     settle(counts, std::chrono::milliseconds(1500));  // the ledger's release comes after
     std::uint64_t total = 0, events = 0;
@@ -220,7 +123,7 @@ int main(int argc, char** argv) {
     const std::string name = "reset-" + std::to_string(r);
     must(c.create(kube::resources::nodeoperations, "", operation(name, "Reset", names[20 + r])),
          "create reset");
-    wait_for(c, kube::resources::nodeoperations, name, "Succeeded");
+    bench.wait_for_phase(kube::resources::nodeoperations, name, "Succeeded");
   }
   settle(counts, std::chrono::milliseconds(2000));
   counts.reset();
@@ -237,8 +140,5 @@ int main(int argc, char** argv) {
   std::printf("quiet hour after %d finished operations (%d replaces, %d resets): %llu writes%s\n",
               rounds + resets, rounds, resets, static_cast<unsigned long long>(quiet),
               detail.c_str());
-  (*manager)->stop();
-  runner.join();
-  (*sb)->stop();
   return 0;
 }
