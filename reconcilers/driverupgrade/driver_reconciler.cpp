@@ -137,6 +137,7 @@ std::expected<ReconcileResult, std::string> DriverReconciler::reconcile(const st
              pn.state.state == policy::NodeState::Creating ||
              pn.state.state == policy::NodeState::Deleting ||
              pn.state.state == policy::NodeState::Resetting;
+    u.admitting = pn.state.state == policy::NodeState::Creating;
     DriverMember m{view,
                    flavor->accelerator.type,
                    {},
@@ -219,6 +220,10 @@ std::expected<ReconcileResult, std::string> DriverReconciler::reconcile(const st
       if (!r && !r.error().is(kube::Error::Kind::NotFound)) {
         if (!failure)
           failure = "deleting driver pod " + n.driver_pod->name + ": " + r.error().describe();
+        continue;
+      }
+      if (step.to == step.from) {  // a node in admission: its state waits for validation
+        busy = true;
         continue;
       }
     }

@@ -55,7 +55,13 @@ class UpgradePlanner {
       case UpgradeState::Required:
         if (n.skip) return step(n, UpgradeState::None);
         if (at_target && driver_validated(n)) return step(n, UpgradeState::Done);
-        return std::nullopt;  // waits for a slot
+        if (n.admitting && n.driver_pod && !n.driver_pod->deleting &&
+            n.driver_pod->version != n.target) {
+          UpgradeStep s = step(n, n.state);
+          s.action = UpgradeAction::DeleteDriverPod;
+          return s;
+        }
+        return std::nullopt;  // waits for a slot (admission: for its driver to validate)
       case UpgradeState::CordonRequired:
         return step(n, s_.mode == UpgradeMode::Secure ? UpgradeState::WaitForJobsRequired
                                                       : UpgradeState::PodDeletionRequired);

@@ -64,6 +64,9 @@ struct UpgradeNode {
   bool skip = false;               // respool.io/driver-upgrade.skip=true
   bool healthy = true;             // Ready, reachable, no fault code (F1, F2)
   bool held = false;  // in a NodeOperation, being released, or in admission: not started now
+  // In the pool's admission (A200008): not Available yet, so its driver is made right without a
+  // slot (an old driver pod restarted), and it is admitted once validated at the target.
+  bool admitting = false;
   int jobs = 0;       // running job pods on it
   std::optional<DriverPod> driver_pod;
 };

@@ -112,7 +112,10 @@ class Round {
     if (it == nodes_.end()) {
       return Refusal{"NotInPool", "node " + node + " is not in pool " + spec.pool};
     }
-    if (spec.type == NodeOperationType::Reset && it->second->state.state != NodeState::Available) {
+    // A node whose driver is being upgraded (D4) is Available again once it is done: the reset
+    // waits for the upgrade (N6, must_wait), it is not refused.
+    if (spec.type == NodeOperationType::Reset && it->second->state.state != NodeState::Available &&
+        it->second->state.state != NodeState::Upgrading) {
       return Refusal{"NodeNotAvailable", "N5: only Available nodes can be reset; node " + node +
                                              " is " +
                                              std::string(to_string(it->second->state.state))};
@@ -150,7 +153,12 @@ class Round {
           return Verdict{"PoolReplacing", "N6: no reset starts while a node of pool " + spec.pool +
                                               " is being replaced (" + std::to_string(n) + " now)"};
         }
-        if (in_.driver_upgrading) {
+        const bool node_upgrading = std::any_of(
+            spec.nodes.begin(), spec.nodes.end(), [&](const std::string& node) {
+              auto it = nodes_.find(node);
+              return it != nodes_.end() && it->second->state.state == NodeState::Upgrading;
+            });
+        if (in_.driver_upgrading || node_upgrading) {
           return Verdict{"DriverUpgrading", "N6: no reset starts while the driver of pool " +
                                                 spec.pool + " is being upgraded"};
         }

@@ -5,6 +5,7 @@
 #include "operator/runtime/log.hpp"
 #include "reconcilers/policy/audit.hpp"
 #include "reconcilers/policy/driver_daemonset.hpp"
+#include "reconcilers/policy/driver_upgrade.hpp"
 #include "reconcilers/policy/keys.hpp"
 #include "reconcilers/policy/node_patch.hpp"
 #include "reconcilers/resourcepool/pool_reconciler.hpp"
@@ -32,12 +33,16 @@ std::expected<void, std::string> PoolReconciler::admit(const std::string& pool,
     if (n.pool_node.state.state != policy::NodeState::Creating) continue;
     const policy::Flavor* flavor = catalog.flavor(n.pool_node.flavor);
     if (!policy::admission_complete(*n.view, flavor)) continue;
-    // A new node runs the pool's driver version before it turns Available (issue 14); a node
-    // already in an upgrade (a reset one, marked upgrade-required) goes through the upgrade.
+    // A new node runs the pool's driver version before it turns Available (issue 14): its label
+    // at the target and, once the upgrade has marked it (a node claimed mid-upgrade, a reset
+    // one), validated there (upgrade-done). Unless it is left out of upgrades.
     const std::string target = policy::driver_target(catalog, spec, n.pool_node.flavor);
     const std::string* running = n.view->label(policy::kDriverVersionLabel);
-    if (!target.empty() && !n.view->label(policy::kDriverUpgradeStateLabel) &&
-        (!running || *running != target))
+    const std::string* state = n.view->label(policy::kDriverUpgradeStateLabel);
+    const std::string* skip = n.view->label(policy::kDriverUpgradeSkipLabel);
+    const bool settled = !state || *state == policy::to_string(policy::UpgradeState::Done);
+    if (!target.empty() && !(skip && *skip == "true") &&
+        (!running || *running != target || !settled))
       continue;
     kube::Json patch = policy::admission_done_patch(*n.view);
     if (patch.is_null()) continue;

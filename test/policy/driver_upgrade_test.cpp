@@ -218,3 +218,32 @@ TEST_CASE("a pool at the target has nothing to do", "[policy][driver]") {
   CHECK(plan.counts == UpgradeCounts{2, 0, 0, 0});
   CHECK_FALSE(plan.running());
 }
+
+TEST_CASE("a node in admission gets the target driver without a slot, then is validated there",
+          "[policy][driver][rule:D1][rule:D2]") {
+  // Claimed during an upgrade (or readmitted after a reset) with an old driver pod: in admission
+  // it is not Available, so its driver pod is restarted at once, taking no slot of the batch.
+  UpgradeNode busy = upgrade_node("a", US::WaitForJobsRequired);
+  busy.jobs = 1;
+  UpgradeNode fresh = upgrade_node("b", US::Required);
+  fresh.held = true;
+  fresh.admitting = true;
+  std::vector<UpgradeNode> pool{busy, fresh};
+  auto plan = plan_upgrade(pool, upgrade_settings(UpgradeMode::Secure, 1), kT0 + 1min);
+  REQUIRE(plan.steps.size() == 1);
+  CHECK(plan.steps[0].node == "b");
+  CHECK(plan.steps[0].to == US::Required);  // its state waits for validation
+  CHECK(plan.steps[0].action == UpgradeAction::DeleteDriverPod);
+  CHECK(plan.slots == 0);
+  // Its old pod on the way out: nothing more to do.
+  fresh.driver_pod->deleting = true;
+  CHECK_FALSE(step_of(fresh));
+  // The DaemonSet's new pod runs the target and the node's label shows it: validated, done.
+  fresh.driver_pod = DriverPod{"b-driver-2", "550", true, false};
+  fresh.running = "550";
+  CHECK(next_state(fresh) == US::Done);
+  // A node that is not in admission waits for a slot instead.
+  UpgradeNode member = upgrade_node("c", US::Required);
+  member.held = true;
+  CHECK_FALSE(step_of(member));
+}

@@ -372,3 +372,20 @@ TEST_CASE("admission takes operations oldest first, so concurrent ones never bre
   auto b = admit(input(nodes, kT0 + 2min), a.ledger, ops);
   CHECK(b.started.empty());
 }
+
+TEST_CASE("a reset of a node whose driver is being upgraded waits for the upgrade, not refused",
+          "[policy][nodeop][rule:N5][rule:N6]") {
+  auto nodes = pool_nodes(3);
+  nodes[1].state.state = NodeState::Upgrading;  // D4: in the upgrade's batch
+  // Even before the pool's DriverUpgrading shows it (its status follows the nodes).
+  auto a = admit(input(nodes, kT0), {}, {op("reset", NodeOperationType::Reset, {"n-1"}, kT0)});
+  CHECK(a.rejected.empty());
+  CHECK(a.started.empty());
+  CHECK(a.waiting["reset"].reason == "DriverUpgrading");
+  CHECK(a.waiting["reset"].message.find("N6") != std::string::npos);
+  // Once the upgrade is over the node is Available, and the reset starts.
+  nodes[1].state.state = NodeState::Available;
+  auto b =
+      admit(input(nodes, kT0 + 1min), {}, {op("reset", NodeOperationType::Reset, {"n-1"}, kT0)});
+  CHECK(started_nodes(b) == std::vector<std::string>{"n-1"});
+}

@@ -9,6 +9,7 @@
 #include <set>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "test/reconcilers/harness.hpp"
 
@@ -38,6 +39,18 @@ class NodeWatch {
   std::set<std::string> ever(const std::string& kind) {
     std::lock_guard lock(mu_);
     return ever_[kind];
+  }
+  // Each change of the node as the watch saw it: {in the pool, kind, its driver version}.
+  struct Seen {
+    bool in_pool = false;
+    std::string kind, driver, state;  // state: respool.io/driver-upgrade-state
+    std::string describe() const {
+      return std::string(in_pool ? "in" : "out") + "/" + kind + "/" + driver + "/" + state;
+    }
+  };
+  std::vector<Seen> history(const std::string& node) {
+    std::lock_guard lock(mu_);
+    return history_[node];
   }
   int most_in_admission() {
     std::lock_guard lock(mu_);
@@ -124,6 +137,9 @@ class NodeWatch {
     std::lock_guard lock(mu_);
     ++events_;
     state_[name] = kind;
+    history_[name].push_back({labels.value("respool.io/pool", "") == pool_, kind,
+                              labels.value("respool.io/driver-version", ""),
+                              labels.value("respool.io/driver-upgrade-state", "")});
     if (!kind.empty()) ever_[kind].insert(name);
     std::map<std::string, int> now;
     for (const auto& [n, k] : state_) {
@@ -143,6 +159,7 @@ class NodeWatch {
   std::map<std::string, std::string> state_;  // node → operation type, "admission" or ""
   std::map<std::string, int> most_;
   std::map<std::string, std::set<std::string>> ever_;
+  std::map<std::string, std::vector<Seen>> history_;
   int events_ = 0;
   std::string log_;
   std::string last_noted_;

@@ -1,0 +1,135 @@
+// Driver upgrades beside the pool's other work, against the sandbox (issue 14, item 5): a reset
+// waits while the driver upgrades (N6) and the reset node comes back through the upgrade's
+// path; a node claimed during an upgrade (a replacement) runs the target version before it
+// turns Available.
+#include "test/reconcilers/driver_fixtures.hpp"
+#include "test/reconcilers/node_watch.hpp"
+
+using namespace respool;
+using namespace respool::test;
+using namespace respool::test::driver;
+
+namespace {
+
+Json node_operation(const std::string& name, const std::string& type, const std::string& node) {
+  Json op = {{"apiVersion", "respool.io/v1alpha1"},
+             {"kind", "NodeOperation"},
+             {"metadata", {{"name", name}}},
+             {"spec", {{"pool", "p"}, {"type", type}, {"nodes", Json::array({node})}}}};
+  if (type == "Reset") op["spec"]["reset"] = {{"os", "ubuntu-22.04"}};
+  return op;
+}
+
+Json op_status(Harness& h, const std::string& name) {
+  return h.get(kube::resources::nodeoperations, name).value("status", Json::object());
+}
+
+}  // namespace
+
+TEST_CASE("N6: a reset waits while the driver upgrades; the reset node comes back through it",
+          "[reconcilers][driver][nodeop][rule:N6]") {
+  Harness h({.nodes_yaml = gpu_nodes(3), .time_scale = 20});
+  gpu_pool(h, "p", 3, "Secure", Json(1));
+  for (const std::string n : {"g-1", "g-2", "g-3"})
+    REQUIRE(h.client().patch(
+        kube::resources::nodes, "", n, kube::PatchType::Merge,
+        Json{{"metadata", {{"annotations", {{"sandbox.respool.io/reset-seconds", "2"}}}}}}));
+  run_job(h, "train-0", "g-1", 36000);  // holds g-1, and so the upgrade, until deleted
+  upgrade_to(h, "p", kNew);
+  REQUIRE(h.eventually(
+      [&] { return state_of(h.get(kube::resources::nodes, "g-1")) == "wait-for-jobs-required"; }));
+  h.apply(node_operation("reset-g2", "Reset", "g-2"), kube::resources::nodeoperations);
+  REQUIRE(h.eventually(
+      [&] { return op_status(h, "reset-g2").value("reason", "") == "DriverUpgrading"; }));
+  // While the upgrade runs the reset waits, and g-2 is not touched by it.
+  for (int i = 0; i < 10; ++i) {
+    CHECK(op_status(h, "reset-g2").value("phase", "") == "Pending");
+    CHECK_FALSE(h.get(kube::resources::nodes, "g-2")["metadata"]
+                    .value("annotations", Json::object())
+                    .contains("respool.io/node-operation"));
+    std::this_thread::sleep_for(100ms);
+  }
+  // The job ends: the upgrade finishes, then the reset runs.
+  REQUIRE(h.client().remove(kube::resources::pods, "default", "train-0"));
+  REQUIRE(h.eventually([&] { return all_upgraded(h, "p", kNew); }, std::chrono::seconds(120)));
+  NodeWatch watch(h.client(), "p");
+  const bool reset_done =
+      h.eventually([&] { return op_status(h, "reset-g2").value("phase", "") == "Succeeded"; },
+                   std::chrono::seconds(120));
+  INFO(op_status(h, "reset-g2").dump());
+  INFO(h.get(kube::resources::nodes, "g-2")["metadata"].dump());
+  INFO(h.pool("p")["status"].dump());
+  REQUIRE(reset_done);
+  REQUIRE(h.eventually([&] { return op_status(h, "reset-g2").value("phase", "") == "Succeeded"; },
+                       std::chrono::seconds(120)));
+  // The reset node was readmitted through the upgrade's path, and ends at the target.
+  REQUIRE(h.eventually([&] { return all_upgraded(h, "p", kNew); }, std::chrono::seconds(60)));
+  INFO(watch.log());
+  CHECK(watch.ever("Reset").contains("g-2"));
+  // The reset node was marked upgrade-required when readmitted, and was validated at the target
+  // (its driver pod Ready, the node's label at the target) before it counted as upgraded again;
+  // the other nodes were not marked.
+  auto marked = [&](const std::string& node) {
+    for (const auto& seen : watch.history(node))
+      if (seen.state == "upgrade-required") return true;
+    return false;
+  };
+  CHECK(marked("g-2"));
+  CHECK_FALSE(marked("g-1"));
+  CHECK_FALSE(marked("g-3"));
+  CHECK(watch.history("g-2").back().state == "upgrade-done");
+}
+
+TEST_CASE("a node claimed during an upgrade runs the target version before it turns Available",
+          "[reconcilers][driver][nodeop][rule:D1]") {
+  Harness h({.nodes_yaml = gpu_nodes(4), .time_scale = 20});
+  gpu_pool(h, "p", 3, "Secure", Json(2));  // the busy node holds one of the two slots
+  std::set<std::string> members;
+  for (const auto& n : h.pool_nodes("p"))
+    members.insert(n["metadata"]["name"]);
+  std::string spare;
+  for (const std::string n : {"g-1", "g-2", "g-3", "g-4"})
+    if (!members.contains(n)) spare = n;
+  REQUIRE(!spare.empty());
+  const std::string busy = *members.begin();
+  run_job(h, "train-0", busy, 36000);  // keeps the upgrade running until deleted
+  NodeWatch watch(h.client(), "p");
+  upgrade_to(h, "p", kNew);
+  // Once a member other than the busy one has upgraded, it is replaced by the spare (old driver).
+  std::string replaced;
+  REQUIRE(h.eventually(
+      [&] {
+        for (const auto& n : h.pool_nodes("p")) {
+          const std::string name = n["metadata"]["name"];
+          if (name != busy && state_of(n) == "upgrade-done" &&
+              label(n, "respool.io/driver-version") == kNew)
+            replaced = name;
+        }
+        return !replaced.empty();
+      },
+      std::chrono::seconds(120)));
+  CHECK(h.phase("p") == "Upgrading");
+  h.apply(node_operation("replace-1", "Replace", replaced), kube::resources::nodeoperations);
+  REQUIRE(h.eventually([&] { return op_status(h, "replace-1").value("phase", "") == "Succeeded"; },
+                       std::chrono::seconds(120)));
+  // From the watch: the spare joined with the old driver, and every moment it was in the pool and
+  // out of admission (Available to jobs) it ran the target.
+  INFO(watch.log());
+  std::string seen_spare;
+  for (const auto& seen : watch.history(spare))
+    seen_spare += seen.describe() + "; ";
+  INFO(seen_spare);
+  bool joined_old = false, available = false;
+  for (const auto& seen : watch.history(spare)) {
+    if (!seen.in_pool) continue;
+    if (seen.driver == kOld) joined_old = true;
+    if (seen.kind.empty()) {
+      available = true;
+      CHECK(seen.driver == kNew);
+    }
+  }
+  CHECK(joined_old);
+  CHECK(available);
+  REQUIRE(h.client().remove(kube::resources::pods, "default", "train-0"));
+  REQUIRE(h.eventually([&] { return all_upgraded(h, "p", kNew); }, std::chrono::seconds(120)));
+}
