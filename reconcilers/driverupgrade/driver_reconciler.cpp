@@ -40,7 +40,54 @@ void audit_driver_step(const std::string& pool, const std::string& node, runtime
                                   now, result, std::move(message)}));
 }
 
+// What a node's step says in its event and audit line (none for most steps).
+struct StepReport {
+  runtime::EventType type = runtime::EventType::Normal;
+  std::string reason, message;
+  std::optional<std::string> audit;  // the audit line's message
+  policy::AuditResult result = policy::AuditResult::Success;
+};
+
+std::optional<StepReport> report_of(const policy::UpgradeStep& step, const policy::UpgradeNode& n,
+                                    const std::string& type, policy::UpgradeMode mode) {
+  using S = policy::UpgradeState;
+  if (step.to == S::CordonRequired && step.from != step.to) {
+    const std::string what = "upgrading the " + type + " driver of node " + n.name + " from " +
+                             (n.running.empty() ? std::string("none") : n.running) + " to " +
+                             n.target + " (" +
+                             (mode == policy::UpgradeMode::Force ? "Force" : "Secure") + ")";
+    return StepReport{runtime::EventType::Normal, "DriverUpgradeStarted", what,
+                      "driver upgrade started: " + what, policy::AuditResult::Success};
+  }
+  if (step.to == S::Done && step.from == S::UncordonRequired) {
+    const std::string what = "node " + n.name + " runs the " + type + " driver " + n.target;
+    return StepReport{runtime::EventType::Normal, "DriverUpgraded", what,
+                      "driver upgraded: " + what, policy::AuditResult::Success};
+  }
+  if (step.to == S::Failed && step.from != step.to) {
+    const std::string what = "node " + n.name + ": " + step.reason + ": " + step.message;
+    return StepReport{runtime::EventType::Warning, "DriverUpgradeFailed", what,
+                      "driver upgrade failed: " + what, policy::AuditResult::Failure};
+  }
+  if (step.from == S::Failed && step.to == S::DriverRestartRequired) {
+    return StepReport{runtime::EventType::Normal, "DriverUpgradeRetried",
+                      "node " + n.name + ": restarting the " + type + " driver " + n.target +
+                          " again (attempt " + std::to_string(n.attempts + 2) + ")",
+                      std::nullopt, policy::AuditResult::Success};
+  }
+  return std::nullopt;
+}
+
 }  // namespace
+
+bool DriverReconciler::audit_once(const std::string& pool, const std::string& node,
+                                  const std::string& key) {
+  std::lock_guard lock(mu_);
+  std::string& last = audited_[pool + "/" + node];
+  if (last == key) return false;
+  last = key;
+  return true;
+}
 
 bool DriverReconciler::waiting_for_cache(const std::string& pool, runtime::TimePoint now) {
   std::lock_guard lock(mu_);
@@ -229,6 +276,15 @@ std::expected<ReconcileResult, std::string> DriverReconciler::reconcile(const st
     }
     const Json patch = policy::upgrade_patch(*m.view, step, m.type, when);
     if (patch.is_null()) continue;
+    // Audited before the state is written, so that a crash in between repeats the line on the
+    // next run rather than losing it (at least once; a lost race does not repeat it).
+    const auto report = report_of(step, n, type, settings.mode);
+    if (report && report->audit &&
+        audit_once(name, n.name,
+                   std::string(policy::to_string(step.from)) + ">" +
+                       std::string(policy::to_string(step.to)) + ">" + n.target + ">" +
+                       std::to_string(n.attempts)))
+      audit_driver_step(name, n.name, now, report->result, *report->audit);
     auto r = ctx_.client->patch(kube::resources::nodes, "", n.name, kube::PatchType::Merge, patch);
     if (!r) {
       if (lost_race(r.error())) {
@@ -241,34 +297,8 @@ std::expected<ReconcileResult, std::string> DriverReconciler::reconcile(const st
     }
     expect(name, n.name, std::string(policy::to_string(step.to)), now);
     busy = true;
-    using S = policy::UpgradeState;
-    const std::string from_version = n.running.empty() ? std::string("none") : n.running;
-    if (step.to == S::CordonRequired) {
-      const std::string what = "upgrading the " + type + " driver of node " + n.name + " from " +
-                               from_version + " to " + n.target + " (" +
-                               (settings.mode == policy::UpgradeMode::Force ? "Force" : "Secure") +
-                               ")";
-      ctx_.events->event(m.ref, runtime::EventType::Normal, "DriverUpgradeStarted", "UpgradeDriver",
-                         what);
-      audit_driver_step(name, n.name, now, policy::AuditResult::Success,
-                        "driver upgrade started: " + what);
-    } else if (step.to == S::Done && step.from == S::UncordonRequired) {
-      const std::string what = "node " + n.name + " runs the " + type + " driver " + n.target;
-      ctx_.events->event(m.ref, runtime::EventType::Normal, "DriverUpgraded", "UpgradeDriver",
-                         what);
-      audit_driver_step(name, n.name, now, policy::AuditResult::Success,
-                        "driver upgraded: " + what);
-    } else if (step.to == S::Failed) {
-      const std::string what = "node " + n.name + ": " + step.reason + ": " + step.message;
-      ctx_.events->event(m.ref, runtime::EventType::Warning, "DriverUpgradeFailed", "UpgradeDriver",
-                         what);
-      audit_driver_step(name, n.name, now, policy::AuditResult::Failure,
-                        "driver upgrade failed: " + what);
-    } else if (step.from == S::Failed && step.to == S::DriverRestartRequired) {
-      ctx_.events->event(m.ref, runtime::EventType::Normal, "DriverUpgradeRetried", "UpgradeDriver",
-                         "node " + n.name + ": restarting the " + type + " driver " + n.target +
-                             " again (attempt " + std::to_string(n.attempts + 2) + ")");
-    }
+    if (report)
+      ctx_.events->event(m.ref, report->type, report->reason, "UpgradeDriver", report->message);
   }
 
   if (failure) return std::unexpected(*failure);

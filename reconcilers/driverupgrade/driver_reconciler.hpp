@@ -40,6 +40,10 @@ class DriverReconciler {
   void expect(const std::string& pool, const std::string& node, std::string state,
               runtime::TimePoint now);
 
+  // Whether the audit line `key` of the node's current step is new to this process (a lost race
+  // retries the step without repeating its line).
+  bool audit_once(const std::string& pool, const std::string& node, const std::string& key);
+
   Context& ctx_;
   struct Written {
     std::string pool;
@@ -47,7 +51,8 @@ class DriverReconciler {
     runtime::TimePoint at{};
   };
   std::mutex mu_;
-  std::map<std::string, Written> written_;  // by node
+  std::map<std::string, Written> written_;      // by node
+  std::map<std::string, std::string> audited_;  // pool/node → the last step audited
 };
 
 }  // namespace respool::reconcilers

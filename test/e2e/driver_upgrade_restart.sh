@@ -156,7 +156,8 @@ for n in json.load(open(sys.argv[1]))["items"]:
 for b in bad: print(b)
 sys.exit(1 if bad else 0)
 PY
-# Each node's upgrade audited as it finished (A1), at least once per node and wave.
+# Each node's upgrade audited as it finished (A1): at least once per node and wave (the line is
+# written before the state, so a kill in between repeats it rather than losing it).
 done_lines=$(cat "$work"/audit-*.jsonl | grep '"operation":"UpdatePoolV2"' | grep -c 'driver upgraded' || true)
 [ "$done_lines" -ge $((10 * waves)) ] || fail "$done_lines upgrades audited, want at least $((10 * waves))"
 echo "driver_upgrade_restart: all checks passed ($kills kills, $waves waves)"
