@@ -136,16 +136,16 @@ void DomainMetrics::set_node_operation_budget(const std::string& pool,
   concurrent_replacement_limit_.with({pool})->set(budget.concurrent_replacement_limit);
 }
 
-void DomainMetrics::set_driver_upgrade_nodes(const std::string& pool,
-                                             const std::map<std::string, int>& by_state) {
+void DomainMetrics::set_driver_upgrade_nodes(
+    const std::string& pool, const std::optional<std::map<std::string, int>>& by_state) {
   for (auto state : kMetricUpgradeStates) {
     const std::string name(policy::to_string(state));
-    if (by_state.empty()) {
+    if (!by_state) {
       driver_upgrade_nodes_.remove({pool, name});
       continue;
     }
-    auto it = by_state.find(name);
-    driver_upgrade_nodes_.with({pool, name})->set(it == by_state.end() ? 0 : it->second);
+    auto it = by_state->find(name);
+    driver_upgrade_nodes_.with({pool, name})->set(it == by_state->end() ? 0 : it->second);
   }
 }
 

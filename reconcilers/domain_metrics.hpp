@@ -8,6 +8,7 @@
 
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -37,9 +38,9 @@ class DomainMetrics {
   void set_nodes_in_operation(const std::string& pool, const std::map<std::string, int>& by_type);
   void set_node_operation_budget(const std::string& pool, const policy::Budget& budget);
   // The pool's GPU/NPU nodes by driver-upgrade state (the label's value); states not given
-  // are 0. An empty map (no driver, or no node ever marked) removes the pool's series.
+  // are 0. nullopt (the pool sets no driver) removes the pool's series.
   void set_driver_upgrade_nodes(const std::string& pool,
-                                const std::map<std::string, int>& by_state);
+                                const std::optional<std::map<std::string, int>>& by_state);
 
  private:
   runtime::GaugeFamily& pool_nodes_;

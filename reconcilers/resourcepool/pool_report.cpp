@@ -85,9 +85,16 @@ std::expected<runtime::ReconcileResult, std::string> PoolReconciler::report(cons
         o.pool->object.value("status", kube::Json::object()).value("nodeOperations", kube::Json());
     const policy::Ledger ledger =
         policy::ledger_from_json(old_ops.is_object() ? old_ops : kube::Json::object());
-    status_json["nodeOperations"] = policy::to_json(
-        policy::budget(ledger, d.spec->desired_nodes(), o.catalog->replacement_limits, o.now),
-        ledger);
+    const policy::Budget budget =
+        policy::budget(ledger, d.spec->desired_nodes(), o.catalog->replacement_limits, o.now);
+    status_json["nodeOperations"] = policy::to_json(budget, ledger);
+    // The same figures as metrics, for every pool (the NodeOperation controller updates them as
+    // its operations move).
+    std::map<std::string, int> in_operation = {{"Replace", 0}, {"Reset", 0}, {"Delete", 0}};
+    for (const auto& a : ledger.active)
+      ++in_operation[std::string(policy::to_string(a.type))];
+    ctx_.metrics->set_nodes_in_operation(name, in_operation);
+    ctx_.metrics->set_node_operation_budget(name, budget);
   }
   auto written = write_status(*o.pool, std::move(status_json));
   if (!written) {
@@ -110,10 +117,13 @@ std::expected<runtime::ReconcileResult, std::string> PoolReconciler::report(cons
   }
   ctx_.metrics->set_pool_nodes(name, by_flavor_state);
   ctx_.metrics->set_pool_phase(name, std::string(policy::to_string(status.phase)));
-  std::map<std::string, int> by_upgrade_state;
-  for (const auto& u : upgraded)
-    if (u.node.state != policy::UpgradeState::None)
-      ++by_upgrade_state[std::string(policy::to_string(u.node.state))];
+  std::optional<std::map<std::string, int>> by_upgrade_state;
+  if (driver) {
+    by_upgrade_state.emplace();
+    for (const auto& u : upgraded)
+      if (u.node.state != policy::UpgradeState::None)
+        ++(*by_upgrade_state)[std::string(policy::to_string(u.node.state))];
+  }
   ctx_.metrics->set_driver_upgrade_nodes(name, by_upgrade_state);
 
   if (out.failure) return std::unexpected(*out.failure);  // reported on the pool by the controller
