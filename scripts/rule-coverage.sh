@@ -9,8 +9,8 @@
 # Rules whose feature is not built yet are listed in `pending` and only reported.
 set -euo pipefail
 src=${1:-$(cd "$(dirname "$0")/.." && pwd)}
-# Driver upgrades (D1-D4): an issue still to come.
-pending=" D1 D2 D3 D4 "
+# Every rule is built (driver upgrades, D1-D4, were the last); none is pending.
+pending=" "
 
 rules=$(grep -oE '^- [PNDFWA][0-9]+ ' "$src/docs/RULES.md" | awk '{print $2}')
 [ -n "$rules" ] || { echo "rule-coverage: no rules found in $src/docs/RULES.md" >&2; exit 2; }

@@ -133,3 +133,35 @@ TEST_CASE("a node claimed during an upgrade runs the target version before it tu
   REQUIRE(h.client().remove(kube::resources::pods, "default", "train-0"));
   REQUIRE(h.eventually([&] { return all_upgraded(h, "p", kNew); }, std::chrono::seconds(120)));
 }
+
+TEST_CASE("D3: only a Running pool upgrades; a change to an Abnormal one waits, saying why",
+          "[reconcilers][driver][rule:D3]") {
+  Harness h({.nodes_yaml = gpu_nodes(2), .time_scale = 20});
+  gpu_pool(h, "p", 2, "Secure", Json());
+  auto fault = [&](const Json& value) {
+    for (const std::string n : {"g-1", "g-2"})
+      REQUIRE(h.client().patch(
+          kube::resources::nodes, "", n, kube::PatchType::Merge,
+          Json{{"metadata", {{"annotations", {{"sandbox.respool.io/fault", value}}}}}}));
+  };
+  fault("NotReady");
+  REQUIRE(h.eventually([&] { return h.phase("p") == "Abnormal"; }));
+  upgrade_to(h, "p", kNew);
+  auto driver_condition = [&] {
+    for (const auto& c : h.pool("p")["status"].value("conditions", Json::array()))
+      if (c["type"] == "DriverUpgrading") return c;
+    return Json::object();
+  };
+  REQUIRE(h.eventually([&] { return driver_condition().value("reason", "") == "PoolNotRunning"; }));
+  CHECK(driver_condition().value("status", "") == "False");
+  CHECK(driver_condition().value("message", "").find("D3") != std::string::npos);
+  for (int i = 0; i < 10; ++i) {  // no node is marked meanwhile
+    for (const auto& n : h.pool_nodes("p"))
+      CHECK(state_of(n).empty());
+    std::this_thread::sleep_for(100ms);
+  }
+  // Healthy again: Running, and the upgrade goes on.
+  fault(nullptr);
+  REQUIRE(h.eventually([&] { return all_upgraded(h, "p", kNew); }, std::chrono::seconds(120)));
+  REQUIRE(h.eventually([&] { return driver_condition().value("reason", "") == "UpToDate"; }));
+}

@@ -188,9 +188,16 @@ TEST_CASE("a CronJob starts Jobs on the injected clock and keeps its history",
   // Suspended: no more Jobs.
   REQUIRE(cluster.client().patch(workload::cronjobs, "default", "tick", kube::PatchType::Merge,
                                  {{"spec", {{"suspend", true}}}}));
-  // (A round already under way when the patch lands may still start one.)
-  std::this_thread::sleep_for(std::chrono::milliseconds(200));
-  const std::string at_suspend = status().value("lastScheduleTime", "");
+  // (A round already under way when the patch lands may still start one, later on a loaded
+  // machine: wait until two looks two simulated minutes apart agree. Were the suspension
+  // ignored, they never would, and the check below fails.)
+  std::string at_suspend = status().value("lastScheduleTime", "");
+  for (int i = 0; i < 20; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    const std::string now = status().value("lastScheduleTime", "");
+    if (now == at_suspend) break;
+    at_suspend = now;
+  }
   std::this_thread::sleep_for(std::chrono::milliseconds(400));  // four simulated minutes
   CHECK(status().value("lastScheduleTime", "") == at_suspend);
 }
