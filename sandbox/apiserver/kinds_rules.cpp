@@ -4,6 +4,7 @@
 
 #include "operator/kube/selector.hpp"
 #include "sandbox/apiserver/kinds.hpp"
+#include "sandbox/apiserver/kinds_rules_job.hpp"
 
 namespace respool::sandbox::kinds {
 namespace {
@@ -257,6 +258,7 @@ void validate_job(const Json& obj, const Json* old, std::vector<Cause>& out) {
     out.push_back(
         field_invalid("spec.selector", spec.value("selector", Json()), "field is immutable"));
   }
+  if (old) validate_job_template_update(obj, *old, out);
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 #include "sandbox/simulator/job_controller.hpp"
 
+#include <optional>
+
 #include "sandbox/simulator/fit.hpp"
 #include "sandbox/simulator/job_plan.hpp"
 #include "sandbox/simulator/keys.hpp"
@@ -91,6 +93,18 @@ std::expected<ReconcileResult, std::string> JobController::reconcile(const std::
       if (auto r = release(*p); !r) failures += " " + r.error() + ";";
     }
   }
+  // Suspended or surplus pods: released first, so that their end is not counted (deleteJobPods).
+  for (const auto& pod_name : plan.release_and_remove) {
+    for (const Json* p : pods.pods) {
+      if (string_at(*p, {"metadata", "name"}) != pod_name) continue;
+      if (auto r = release(*p); !r) {
+        failures += " " + r.error() + ";";  // still tracked: deleting it now would count it
+      } else {
+        plan.remove.push_back(pod_name);
+      }
+      break;
+    }
+  }
   for (const auto& pod_name : plan.remove) {
     auto removed = cluster_.client.remove(kube::resources::pods, ns, pod_name);
     if (!removed && !removed.error().is(kube::Error::Kind::NotFound))
@@ -99,8 +113,11 @@ std::expected<ReconcileResult, std::string> JobController::reconcile(const std::
       if (removed && string_at(*p, {"metadata", "name"}) == pod_name)
         pending_.deleted(cached->meta.uid.str(), string_at(*p, {"metadata", "uid"}));
   }
-  for (int i = 0; i < plan.create; ++i) {
-    auto created = cluster_.client.create(kube::resources::pods, ns, job_pod(job));
+  std::vector<std::optional<int>> creates(static_cast<std::size_t>(plan.create));
+  for (int ix : plan.create_indexes)
+    creates.emplace_back(ix);
+  for (const auto& index : creates) {
+    auto created = cluster_.client.create(kube::resources::pods, ns, job_pod(job, index));
     if (!created) {
       failures += " create: " + created.error().describe() + ";";
       break;

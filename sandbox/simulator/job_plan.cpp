@@ -2,106 +2,22 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
+#include <tuple>
 
 #include "operator/kube/time.hpp"
 #include "sandbox/simulator/conditions.hpp"
 #include "sandbox/simulator/fit.hpp"
+#include "sandbox/simulator/job_indexes.hpp"
+#include "sandbox/simulator/job_pod_state.hpp"
 #include "sandbox/simulator/keys.hpp"
 
 namespace respool::sandbox::sim {
-namespace {
 
-using Json = nlohmann::json;
-using TimePoint = std::chrono::system_clock::time_point;
-
-bool tracked(const Json& pod) {
-  const Json& finalizers = at_path(pod, {"metadata", "finalizers"});
-  return finalizers.is_array() &&
-         std::find(finalizers.begin(), finalizers.end(), kJobTrackingFinalizer) != finalizers.end();
-}
-
-bool job_pod_deleting(const Json& pod) {
-  return !at_path(pod, {"metadata", "deletionTimestamp"}).is_null();
-}
-
-std::string phase(const Json& pod) {
-  return string_at(pod, {"status", "phase"});
-}
-
-int job_int_field(const Json& object, std::initializer_list<std::string_view> path, int fallback) {
-  const Json& v = at_path(object, path);
-  return v.is_number_integer() ? v.get<int>() : fallback;
-}
-
-std::vector<std::string> uid_list(const Json& status, const char* kind) {
-  std::vector<std::string> out;
-  const Json& list = at_path(status, {"uncountedTerminatedPods", kind});
-  if (list.is_array())
-    for (const auto& v : list)
-      if (v.is_string()) out.push_back(v.get<std::string>());
-  return out;
-}
-
-// When a failed pod ended: its containers' finish, else its deletion, else its creation.
-std::optional<TimePoint> ended_at(const Json& pod) {
-  std::optional<TimePoint> latest;
-  const Json& statuses = at_path(pod, {"status", "containerStatuses"});
-  if (statuses.is_array()) {
-    for (const auto& s : statuses) {
-      auto t = kube::parse_time(string_at(s, {"state", "terminated", "finishedAt"}));
-      if (t && (!latest || *t > *latest)) latest = t;
-    }
-  }
-  if (!latest) latest = kube::parse_time(string_at(pod, {"metadata", "deletionTimestamp"}));
-  if (!latest) latest = kube::parse_time(string_at(pod, {"metadata", "creationTimestamp"}));
-  return latest;
-}
-
-void finish(Json& job, const char* interim, const char* final_type, const char* reason,
-            const char* message, TimePoint now) {
-  set_condition(job, {interim, "True", reason, message}, now, ConditionStyle::Plain);
-  set_condition(job, {final_type, "True", reason, message}, now, ConditionStyle::Plain);
-}
-
-}  // namespace
+using namespace job_state;
 
 bool job_finished(const Json& job) {
-  return condition_status(job, "Complete") == kube::ConditionStatus::True ||
-         condition_status(job, "Failed") == kube::ConditionStatus::True;
-}
-
-Json job_pod(const Json& job) {
-  const Json& tmpl = at_path(job, {"spec", "template"});
-  const std::string name = string_at(job, {"metadata", "name"});
-  const std::string uid = string_at(job, {"metadata", "uid"});
-  Json labels = at_path(tmpl, {"metadata", "labels"});
-  if (!labels.is_object()) labels = Json::object();
-  labels["batch.kubernetes.io/controller-uid"] = uid;
-  labels["batch.kubernetes.io/job-name"] = name;
-  labels["controller-uid"] = uid;
-  labels["job-name"] = name;
-  Json annotations = at_path(tmpl, {"metadata", "annotations"});
-  if (!annotations.is_object()) annotations = Json::object();
-  annotations["batch.kubernetes.io/job-tracking"] = "";
-  if (!annotations.contains(kRunSecondsAnnotation))
-    annotations[kRunSecondsAnnotation] = kJobPodRunSeconds;
-  Json spec = at_path(tmpl, {"spec"});
-  if (!spec.is_object()) spec = Json::object();
-  return {{"apiVersion", "v1"},
-          {"kind", "Pod"},
-          {"metadata",
-           {{"generateName", name + "-"},
-            {"namespace", string_at(job, {"metadata", "namespace"})},
-            {"labels", labels},
-            {"annotations", annotations},
-            {"finalizers", Json::array({kJobTrackingFinalizer})},
-            {"ownerReferences", Json::array({{{"apiVersion", "batch/v1"},
-                                              {"kind", "Job"},
-                                              {"name", name},
-                                              {"uid", uid},
-                                              {"controller", true},
-                                              {"blockOwnerDeletion", true}}})}}},
-          {"spec", spec}};
+  return condition_true(job, "Complete") || condition_true(job, "Failed");
 }
 
 JobPlan plan_job(const Json& job, const std::vector<const Json*>& pods, TimePoint now) {
@@ -109,14 +25,16 @@ JobPlan plan_job(const Json& job, const std::vector<const Json*>& pods, TimePoin
   Json out = job;  // conditions are set on the whole object; the status is taken at the end
   Json& status = out["status"];
   if (!status.is_object()) status = Json::object();
+  const JobSpec spec = read_spec(job);
+  const int completions = spec.completions.value_or(0);
   const bool finished = job_finished(job);
   std::map<std::string, const Json*> by_uid;
   for (const Json* p : pods)
     by_uid[string_at(*p, {"metadata", "uid"})] = p;
 
   // Pods listed as uncounted whose finalizer is gone are counted now.
-  int succeeded = job_int_field(status, {"succeeded"}, 0);
-  int failed = job_int_field(status, {"failed"}, 0);
+  int succeeded = int_at(status, {"succeeded"}, 0);
+  int failed = int_at(status, {"failed"}, 0);
   std::vector<std::string> uncounted_ok = uid_list(status, "succeeded");
   std::vector<std::string> uncounted_failed = uid_list(status, "failed");
   auto settle = [&](std::vector<std::string>& list, int& count) {
@@ -134,90 +52,164 @@ JobPlan plan_job(const Json& job, const std::vector<const Json*>& pods, TimePoin
            std::find(uncounted_failed.begin(), uncounted_failed.end(), uid) !=
                uncounted_failed.end();
   };
+  std::set<int> completed;
+  if (spec.indexed) completed = parse_indexes(string_at(status, {"completedIndexes"}), completions);
 
   std::vector<const Json*> active;
+  std::set<int> terminating_indexes;
   std::optional<TimePoint> last_failure;
-  int ready = 0, terminating = 0;
+  int ready = 0, terminating = 0, restarts = 0;
   for (const Json* p : pods) {
     const std::string uid = string_at(*p, {"metadata", "uid"});
-    const std::string name = string_at(*p, {"metadata", "name"});
-    const bool ended = pod_terminal(*p) || job_pod_deleting(*p);
-    if (phase(*p) == "Failed" || (job_pod_deleting(*p) && phase(*p) != "Succeeded")) {
+    const bool terminal = pod_terminal(*p);
+    const bool failed_now = counts_failed(*p, spec);
+    const auto index = spec.indexed ? completion_index(*p, completions) : std::nullopt;
+    restarts += container_restarts(*p);
+    if (failed_now) {
       auto t = ended_at(*p);
       if (t && (!last_failure || *t > *last_failure)) last_failure = t;
     }
-    if (!ended) {
+    if (!terminal && !deleting(*p)) {
       active.push_back(p);
-      if (condition_status(*p, "Ready") == kube::ConditionStatus::True) ++ready;
-    } else if (!pod_terminal(*p)) {
+      if (condition_true(*p, "Ready")) ++ready;
+    } else if (!terminal) {
       ++terminating;
+      if (index) terminating_indexes.insert(*index);
     }
     if (!tracked(*p)) continue;
     if (listed(uid)) {
-      plan.release.push_back(name);
-    } else if (ended && finished) {
-      plan.release.push_back(name);  // the Job is over: nothing is counted any more
+      plan.release.push_back(name_of(p));
     } else if (phase(*p) == "Succeeded") {
-      uncounted_ok.push_back(uid);
-      plan.release.push_back(name);
-    } else if (ended) {
-      uncounted_failed.push_back(uid);
-      plan.release.push_back(name);
+      if (spec.indexed && index) {
+        completed.insert(*index);  // the index is enough not to count it twice
+      } else if (!spec.indexed) {
+        uncounted_ok.push_back(uid);
+      }
+      plan.release.push_back(name_of(p));
+    } else if (failed_now) {
+      if (!finished && (!spec.indexed || index)) uncounted_failed.push_back(uid);
+      plan.release.push_back(name_of(p));
+    } else if (finished && deleting(*p)) {
+      plan.release.push_back(name_of(p));  // the Job is over: nothing is counted any more
     }
   }
   const bool settled = uncounted_ok.empty() && uncounted_failed.empty();
-  const int succeeded_total = succeeded + static_cast<int>(uncounted_ok.size());
+  const int succeeded_total = spec.indexed ? static_cast<int>(completed.size())
+                                           : succeeded + static_cast<int>(uncounted_ok.size());
   const int failed_total = failed + static_cast<int>(uncounted_failed.size());
+  int active_count = static_cast<int>(active.size());
+
+  auto remove_all = [&](std::vector<std::string>& into) {
+    for (const Json* p : active)
+      into.push_back(name_of(p));
+    terminating += active_count;
+    active_count = 0;
+    ready = 0;
+  };
+  auto complete = [&] {
+    set_condition(out,
+                  {"SuccessCriteriaMet", "True", "CompletionsReached",
+                   "Reached expected number of succeeded pods"},
+                  now, ConditionStyle::Plain);
+    if (settled && terminating == 0) {
+      set_condition(
+          out,
+          {"Complete", "True", "CompletionsReached", "Reached expected number of succeeded pods"},
+          now, ConditionStyle::Plain);
+      status["completionTime"] = kube::format_time(now);
+    }
+  };
 
   if (!finished) {
-    const bool suspended = at_path(job, {"spec", "suspend"}).is_boolean() &&
-                           at_path(job, {"spec", "suspend"}).get<bool>();
-    const int completions = job_int_field(job, {"spec", "completions"}, 1);
-    const int parallelism = job_int_field(job, {"spec", "parallelism"}, 1);
-    const int backoff_limit = job_int_field(job, {"spec", "backoffLimit"}, 6);
-    if (!status.contains("startTime") && !suspended) status["startTime"] = kube::format_time(now);
-    auto remove_active = [&] {
-      for (const Json* p : active)
-        plan.remove.push_back(string_at(*p, {"metadata", "name"}));
-    };
-    if (failed_total > backoff_limit) {
-      remove_active();
-      if (settled)
-        finish(out, "FailureTarget", "Failed", "BackoffLimitExceeded",
-               "Job has reached the specified backoff limit", now);
-    } else if (succeeded_total >= completions) {
-      remove_active();
-      if (settled) {
-        finish(out, "SuccessCriteriaMet", "Complete", "CompletionsReached",
-               "Reached expected number of succeeded pods", now);
-        status["completionTime"] = kube::format_time(now);
+    if (!status.contains("startTime") && !spec.suspended)
+      status["startTime"] = kube::format_time(now);
+    const bool past_backoff_on_failure =
+        spec.on_failure &&
+        (spec.backoff_limit == 0 ? restarts > 0 : restarts >= spec.backoff_limit);
+    if (condition_true(job, "SuccessCriteriaMet")) {
+      remove_all(plan.remove);
+      complete();
+    } else if (condition_true(job, "FailureTarget") || failed_total > spec.backoff_limit ||
+               past_backoff_on_failure) {
+      if (!condition_true(job, "FailureTarget"))
+        set_condition(out,
+                      {"FailureTarget", "True", "BackoffLimitExceeded",
+                       "Job has reached the specified backoff limit"},
+                      now, ConditionStyle::Plain);
+      remove_all(plan.remove);
+      if (settled && terminating == 0) {
+        const Json* target = find_condition(out, "FailureTarget");
+        set_condition(out,
+                      {"Failed", "True", target->value("reason", std::string()),
+                       target->value("message", std::string())},
+                      now, ConditionStyle::Plain);
       }
-    } else if (suspended) {
-      remove_active();
     } else {
-      const int want =
-          std::min(parallelism, completions - succeeded_total) - static_cast<int>(active.size());
-      if (want > 0 && failed_total > 0 && last_failure) {
-        const int doublings = std::min(failed_total - 1, 6);
-        auto delay = std::min<std::chrono::system_clock::duration>(
-            std::chrono::seconds(10) * (1 << doublings), std::chrono::minutes(6));
-        if (now < *last_failure + delay) {
-          plan.recheck = *last_failure + delay - now;
+      if (spec.suspended) {
+        remove_all(plan.release_and_remove);
+      } else {
+        int want = 0;
+        if (spec.completions) {
+          want = std::max(0, std::min(spec.parallelism, completions - succeeded_total));
         } else {
-          plan.create = want;
+          want = succeeded_total > 0 ? active_count : spec.parallelism;
         }
-      } else if (want > 0) {
-        plan.create = want;
+        std::vector<const Json*> extra = surplus(active, spec, want);
+        if (!extra.empty()) {
+          for (const Json* p : extra) {
+            plan.release_and_remove.push_back(name_of(p));
+            if (condition_true(*p, "Ready")) --ready;
+          }
+          active_count -= static_cast<int>(extra.size());
+          terminating += static_cast<int>(extra.size());
+        } else if (int diff = want - (spec.only_failed ? terminating : 0) - active_count;
+                   diff > 0) {
+          std::optional<TimePoint> retry_at;
+          if (failed_total > 0 && last_failure) {
+            const int doublings = std::min(failed_total - 1, 10);
+            retry_at = *last_failure +
+                       std::min<std::chrono::system_clock::duration>(
+                           std::chrono::seconds(10) * (1 << doublings), std::chrono::minutes(10));
+          }
+          if (retry_at && now < *retry_at) {
+            plan.recheck = *retry_at - now;
+          } else if (spec.indexed) {
+            std::set<int> taken = completed;
+            for (const Json* p : active)
+              if (auto ix = completion_index(*p, completions)) taken.insert(*ix);
+            if (spec.only_failed)
+              taken.insert(terminating_indexes.begin(), terminating_indexes.end());
+            for (int ix : first_pending_indexes(taken, diff, completions))
+              plan.create_indexes.push_back(ix);
+            active_count += static_cast<int>(plan.create_indexes.size());
+          } else {
+            plan.create = diff;
+            active_count += diff;
+          }
+        }
+      }
+      const bool done = spec.completions ? succeeded_total >= completions && active_count == 0
+                                         : succeeded_total > 0 && active_count == 0;
+      if (done) {
+        complete();
+      } else if (spec.suspended) {
+        set_condition(out, {"Suspended", "True", "JobSuspended", "Job suspended"}, now,
+                      ConditionStyle::Plain);
+      } else if (find_condition(out, "Suspended") &&
+                 set_condition(out, {"Suspended", "False", "JobResumed", "Job resumed"}, now,
+                               ConditionStyle::Plain)) {
+        // Resuming starts the Job's time anew (activeDeadlineSeconds counts active time).
+        status["startTime"] = kube::format_time(now);
       }
     }
   }
 
-  if (active.empty()) {
+  if (active_count == 0) {
     status.erase("active");
   } else {
-    status["active"] = static_cast<int>(active.size());
+    status["active"] = active_count;
   }
-  status["ready"] = ready;
+  status["ready"] = std::max(ready, 0);
   status["terminating"] = terminating;
   auto set_count = [&](const char* key, int value) {
     if (value == 0) {
@@ -226,7 +218,17 @@ JobPlan plan_job(const Json& job, const std::vector<const Json*>& pods, TimePoin
       status[key] = value;
     }
   };
-  set_count("succeeded", succeeded);
+  if (spec.indexed) {
+    set_count("succeeded", static_cast<int>(completed.size()));
+    const std::string text = format_indexes(completed);
+    if (text.empty()) {
+      status.erase("completedIndexes");
+    } else {
+      status["completedIndexes"] = text;
+    }
+  } else {
+    set_count("succeeded", succeeded);
+  }
   set_count("failed", failed);
   status["uncountedTerminatedPods"] = Json::object();
   if (!uncounted_ok.empty()) status["uncountedTerminatedPods"]["succeeded"] = uncounted_ok;

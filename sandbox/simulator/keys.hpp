@@ -11,6 +11,15 @@ inline constexpr const char* kSimulatedAnnotation = "sandbox.respool.io/simulate
 inline constexpr const char* kRunSecondsAnnotation = "sandbox.respool.io/run-seconds";
 // On a pod: the exit code it ends with after run-seconds; non-zero = the pod Fails.
 inline constexpr const char* kExitCodeAnnotation = "sandbox.respool.io/exit-code";
+// On a pod: seconds (simulated, may be fractional) between two lines of each container's log;
+// default kDefaultLogInterval. A Job template carrying it runs until stopped (a worker).
+inline constexpr const char* kLogIntervalAnnotation = "sandbox.respool.io/log-interval";
+inline constexpr double kDefaultLogInterval = 10;
+// On a pod: "true" = its containers hang: their output stops from the moment the kubelet saw
+// the annotation and goes on once it is removed. The kubelet records those moments in
+// kSilencesAnnotation ("FROM/TO,FROM/" in RFC 3339, the latest 16), which the logs read.
+inline constexpr const char* kHangAnnotation = "sandbox.respool.io/hang";
+inline constexpr const char* kSilencesAnnotation = "sandbox.respool.io/silences";
 // On a node: the faults to play, comma-separated (NotReady, Unreachable, Isolate=CODE,
 // AcceleratorLoss=N). Removing an item heals it.
 inline constexpr const char* kFaultAnnotation = "sandbox.respool.io/fault";
