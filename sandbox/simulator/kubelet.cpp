@@ -4,6 +4,7 @@
 
 #include "operator/kube/time.hpp"
 #include "sandbox/simulator/conditions.hpp"
+#include "sandbox/simulator/container_log.hpp"
 #include "sandbox/simulator/fit.hpp"
 #include "sandbox/simulator/keys.hpp"
 #include "sandbox/simulator/pod_status.hpp"
@@ -139,6 +140,14 @@ std::expected<ReconcileResult, std::string> Kubelet::reconcile(const std::string
       return std::unexpected(w.error());
     return ReconcileResult::done();  // the update comes back and schedules the end
   }
+  if (auto silences = silences_patch(pod, now)) {
+    // A hang began or ended: recorded on the pod, where its logs read it (container_log.hpp).
+    auto patched = cluster_.client.patch(
+        kube::resources::pods, string_at(pod, {"metadata", "namespace"}),
+        string_at(pod, {"metadata", "name"}), kube::PatchType::Merge, *silences);
+    if (!patched && !patched.error().is(kube::Error::Kind::NotFound))
+      return std::unexpected("pod silences: " + patched.error().describe());
+  }
   auto run_seconds = number_annotation(pod, kRunSecondsAnnotation);
   if (!run_seconds && annotation(pod, kResetOsAnnotation)) {
     // A node reset: as long as its node says, else the simulator's reset time.
@@ -151,7 +160,8 @@ std::expected<ReconcileResult, std::string> Kubelet::reconcile(const std::string
   if (!started) started = now;
   const auto end = *started + seconds(*run_seconds);
   if (now < end) return ReconcileResult::after(end - now);
-  if (auto w = write_status(pod, terminated_status(pod, exit_code_of(pod, node->object), now)); !w)
+  // Ended at its time, not when this reconcile ran: its log (container_log.hpp) ends there.
+  if (auto w = write_status(pod, terminated_status(pod, exit_code_of(pod, node->object), end)); !w)
     return std::unexpected(w.error());
   return ReconcileResult::done();
 }
