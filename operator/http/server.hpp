@@ -49,6 +49,14 @@ class Responder {
   // Sends the status and headers now (Transfer-Encoding: chunked) and returns the writer for the
   // body. The body ends with the terminating chunk when the handler returns.
   virtual ChunkWriter& stream(int status, Headers headers) = 0;
+  // Sends "101 Switching Protocols" with `headers` (Upgrade, Sec-WebSocket-Accept, ...) and
+  // hands the connection over: each write sends its bytes as they are (the new protocol's
+  // frames). What the peer sends afterwards is not read; the connection closes (lingering) when
+  // the handler returns. nullptr where the responder cannot switch.
+  virtual ChunkWriter* upgrade(Headers headers) {
+    (void)headers;
+    return nullptr;
+  }
 };
 
 using Handler = std::function<void(const ServerRequest&, Responder&)>;

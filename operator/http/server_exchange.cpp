@@ -48,12 +48,29 @@ ChunkWriter& Exchange::stream(int status, Headers headers) {
   return *this;
 }
 
+ChunkWriter* Exchange::upgrade(Headers headers) {
+  if (state_ != State::Waiting) throw std::logic_error("upgrade(): the response was already sent");
+  if (request_.http10 || request_.head) return nullptr;
+  state_ = State::Upgraded;
+  keep_alive_ = false;  // the connection now speaks the new protocol until it closes
+  std::string out = "HTTP/1.1 101 Switching Protocols\r\n";
+  for (const auto& [name, value] : headers.fields()) {
+    if (!is_token(name) || !is_field_value(value)) continue;
+    out += name + ": " + value + "\r\n";
+  }
+  out += "\r\n";
+  send({out});
+  return this;
+}
+
 bool Exchange::write(std::string_view data) {
-  if (state_ != State::Streaming) throw std::logic_error("write(): stream() was not called");
+  if (state_ != State::Streaming && state_ != State::Upgraded)
+    throw std::logic_error("write(): stream() was not called");
   if (broken_ || stopping_) {
     broken_ = true;
     return false;
   }
+  if (state_ == State::Upgraded) return data.empty() || send({data});
   if (data.empty() || !body_allowed_) return true;  // an empty chunk would end the body
   if (!chunked_) return send({data});
   char size_line[24];
@@ -77,6 +94,7 @@ bool Exchange::finish(bool handler_threw) {
       break;
     }
     case State::Responded:
+    case State::Upgraded:
       break;
     case State::Streaming:
       if (handler_threw) {

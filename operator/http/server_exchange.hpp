@@ -24,6 +24,7 @@ class Exchange final : public Responder, public ChunkWriter {
 
   void respond(Response response) override;
   ChunkWriter& stream(int status, Headers headers) override;
+  ChunkWriter* upgrade(Headers headers) override;
   bool write(std::string_view data) override;
   bool closed() const override;
 
@@ -32,7 +33,7 @@ class Exchange final : public Responder, public ChunkWriter {
   bool finish(bool handler_threw);
 
  private:
-  enum class State { Waiting, Responded, Streaming };
+  enum class State { Waiting, Responded, Streaming, Upgraded };
 
   std::string head(int status, const Headers& headers, std::optional<std::size_t> content_length);
   bool send(std::initializer_list<std::string_view> pieces);

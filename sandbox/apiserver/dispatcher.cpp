@@ -68,6 +68,11 @@ void Dispatcher::handle(const http::ServerRequest& request, http::Responder& res
       answered = true;
       return inner.stream(status, std::move(headers));
     }
+    http::ChunkWriter* upgrade(http::Headers headers) override {
+      http::ChunkWriter* upgraded = inner.upgrade(std::move(headers));
+      answered = answered || upgraded;
+      return upgraded;
+    }
     http::Responder& inner;
     bool answered = false;
   } guard(responder);

@@ -5,6 +5,8 @@
 
 #include "sandbox/apiserver/body.hpp"
 #include "sandbox/apiserver/dispatcher.hpp"
+#include "sandbox/apiserver/pod_exec.hpp"
+#include "sandbox/apiserver/pod_log.hpp"
 #include "sandbox/apiserver/rbac/token_request.hpp"
 #include "sandbox/apiserver/responses.hpp"
 #include "sandbox/apiserver/tables.hpp"
@@ -335,6 +337,18 @@ void Dispatcher::resource(const http::ServerRequest& request, const http::Target
   if (verb == "list") return handle_list(c, engine_);
   if (verb == "watch") {
     return handle_watch(c, engine_, faults_, stopping_, options_.default_watch_timeout);
+  }
+  if (verb == "get" && type->kind == "Pod" && type->group.empty()) {
+    if (sub == "log") {
+      return serve_pod_log(engine_, stopping_, *type, target, info.ns, info.name, responder);
+    }
+    if (sub == "exec") {
+      return serve_pod_exec(engine_, *type, request, target, info.ns, info.name, responder);
+    }
+  }
+  if (verb == "create" && sub == "exec" && type->kind == "Pod" && type->group.empty()) {
+    // SPDY (POST), kubectl's fallback after a failed WebSocket upgrade: the same checks answer.
+    return serve_pod_exec(engine_, *type, request, target, info.ns, info.name, responder);
   }
   if (verb == "get") {
     if (sub == "scale") {

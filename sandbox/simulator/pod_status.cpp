@@ -165,8 +165,53 @@ Json terminated_status(const Json& pod, int exit_code, std::chrono::system_clock
       if (c.is_object())
         containers.push_back(container_status(pod, c, terminated(exit_code, started, t), false));
   }
+  // What the runs before this one left: restarts and the last of them.
+  const Json& before = at_path(pod, {"status", "containerStatuses"});
+  for (Json& c : containers) {
+    if (!before.is_array()) break;
+    for (const auto& b : before) {
+      if (!b.is_object() || b.value("name", std::string()) != c.value("name", std::string()))
+        continue;
+      c["restartCount"] = b.value("restartCount", 0);
+      if (b.contains("lastState")) c["lastState"] = b["lastState"];
+      auto running_since = string_at(b, {"state", "running", "startedAt"});
+      if (!running_since.empty()) c["state"]["terminated"]["startedAt"] = running_since;
+    }
+  }
   status["containerStatuses"] = containers;
   if (!status.contains("startTime")) status["startTime"] = t;
+  return status;
+}
+
+Json restarted_status(const Json& pod, const std::string& container, int exit_code,
+                      std::chrono::system_clock::time_point now) {
+  const std::string policy = string_at(pod, {"spec", "restartPolicy"});
+  const bool restarts =
+      policy.empty() || policy == "Always" || (policy == "OnFailure" && exit_code != 0);
+  const std::string t = kube::format_time(now);
+  Json status = at_path(pod, {"status"});
+  Json& statuses = status["containerStatuses"];
+  if (!statuses.is_array()) return status;
+  bool any_running = false;
+  for (Json& c : statuses) {
+    const bool ours = c.value("name", std::string()) == container;
+    if (ours && c["state"].contains("running")) {
+      const std::string started = string_at(c, {"state", "running", "startedAt"});
+      Json ended = terminated(exit_code, started, t);
+      ended["terminated"]["containerID"] = c.value("containerID", std::string());
+      if (restarts) {
+        c["lastState"] = ended;
+        c["state"] = {{"running", {{"startedAt", t}}}};
+        c["restartCount"] = c.value("restartCount", 0) + 1;
+      } else {
+        c["state"] = ended;
+        c["ready"] = false;
+        c["started"] = false;
+      }
+    }
+    any_running = any_running || c["state"].contains("running");
+  }
+  if (!any_running) return terminated_status(pod, exit_code, now);
   return status;
 }
 

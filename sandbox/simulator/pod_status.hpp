@@ -25,6 +25,13 @@ nlohmann::json crash_looping_status(const nlohmann::json& pod, const std::string
 nlohmann::json terminated_status(const nlohmann::json& pod, int exit_code,
                                  std::chrono::system_clock::time_point now);
 
+// status of a pod whose container `container` was stopped at `now` with `exit_code` (pods/exec
+// killed its process): with restartPolicy Always, or OnFailure and a non-zero code, the kubelet
+// starts it again (restartCount + 1, lastState the run that ended, running since `now`);
+// otherwise it stays terminated and the pod ends when no container runs.
+nlohmann::json restarted_status(const nlohmann::json& pod, const std::string& container,
+                                int exit_code, std::chrono::system_clock::time_point now);
+
 // "Guaranteed" | "Burstable" | "BestEffort", from the containers' requests and limits.
 std::string qos_class(const nlohmann::json& pod_spec);
 
