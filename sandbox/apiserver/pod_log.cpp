@@ -25,7 +25,7 @@ struct LogOptions {
 };
 
 // Go's strconv.ParseBool, as the query parameter conversion uses it.
-Result<bool> bool_param(const http::Target& t, std::string_view name, bool& out) {
+Result<bool> log_bool_param(const http::Target& t, std::string_view name, bool& out) {
   auto v = t.param(name);
   if (!v || v->empty()) return out;
   for (std::string_view yes : {"1", "t", "T", "TRUE", "true", "True"})
@@ -36,7 +36,7 @@ Result<bool> bool_param(const http::Target& t, std::string_view name, bool& out)
                                      ": invalid syntax"));
 }
 
-Result<std::optional<long long>> int_param(const http::Target& t, std::string_view name) {
+Result<std::optional<long long>> log_int_param(const http::Target& t, std::string_view name) {
   auto v = t.param(name);
   if (!v || v->empty()) return std::optional<long long>{};
   long long n = 0;
@@ -53,12 +53,13 @@ Result<LogOptions> parse_options(const http::Target& t, const std::string& name)
   for (auto [key, flag] :
        {std::pair{"previous", &o.previous}, std::pair{"timestamps", &o.timestamps},
         std::pair{"follow", &o.follow}}) {
-    if (auto parsed = bool_param(t, key, *flag); !parsed) return std::unexpected(parsed.error());
+    if (auto parsed = log_bool_param(t, key, *flag); !parsed)
+      return std::unexpected(parsed.error());
   }
   for (auto [key, field] :
        {std::pair{"sinceSeconds", &o.since_seconds}, std::pair{"tailLines", &o.tail_lines},
         std::pair{"limitBytes", &o.limit_bytes}}) {
-    auto parsed = int_param(t, key);
+    auto parsed = log_int_param(t, key);
     if (!parsed) return std::unexpected(parsed.error());
     *field = *parsed;
   }

@@ -14,13 +14,13 @@
 
 namespace respool::sandbox::sim {
 
-using namespace job_state;
-
-bool job_finished(const Json& job) {
-  return condition_true(job, "Complete") || condition_true(job, "Failed");
+bool job_finished(const nlohmann::json& job) {
+  return job_state::condition_true(job, "Complete") || job_state::condition_true(job, "Failed");
 }
 
-JobPlan plan_job(const Json& job, const std::vector<const Json*>& pods, TimePoint now) {
+JobPlan plan_job(const nlohmann::json& job, const std::vector<const nlohmann::json*>& pods,
+                 std::chrono::system_clock::time_point now) {
+  using namespace job_state;  // here only: a unity batch must not see it
   JobPlan plan;
   Json out = job;  // conditions are set on the whole object; the status is taken at the end
   Json& status = out["status"];
