@@ -12,7 +12,7 @@ src=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 # Every rule is built (driver upgrades, D1-D4, were the last); none is pending.
 pending=" "
 
-rules=$(grep -oE '^- [PNDFWA][0-9]+ ' "$src/docs/RULES.md" | awk '{print $2}')
+rules=$(grep -oE '^- [PNDFWAJ][0-9]+ ' "$src/docs/RULES.md" | awk '{print $2}')
 [ -n "$rules" ] || { echo "rule-coverage: no rules found in $src/docs/RULES.md" >&2; exit 2; }
 
 # One line per (rule, test case): RULE<TAB>unit|sandbox<TAB>file:line name

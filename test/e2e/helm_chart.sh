@@ -69,7 +69,7 @@ for name in default custom; do
     | select(all | not) | "Deployment not hardened: \(.)"'
   # Every ServiceAccount a binding names is the one the Deployment runs as.
   check $name '(.[] | select(.kind == "Deployment") | .spec.template.spec.serviceAccountName) as $sa
-    | .[] | select(.kind | endswith("Binding")) | .subjects[]
+    | .[] | select(.kind == "RoleBinding" or .kind == "ClusterRoleBinding") | .subjects[]
     | select(.name != $sa) | "binding subject \(.name), the pods run as \($sa)"'
 done
 
