@@ -132,6 +132,14 @@ std::expected<ContainerRun, std::string> container_run(const Json& pod,
   if (status) {
     if (auto t = kube::parse_time(string_at(*status, {"state", "running", "startedAt"}))) {
       run.start = *t;
+      auto pod_start = kube::parse_time(string_at(pod, {"status", "startTime"}));
+      auto seconds = annotation(pod, kRunSecondsAnnotation);
+      double run_seconds = 0;
+      if (pod_start && seconds &&
+          std::from_chars(seconds->data(), seconds->data() + seconds->size(), run_seconds).ec ==
+              std::errc())
+        run.ends_by = *pod_start + std::chrono::duration_cast<LogClock::duration>(
+                                       std::chrono::duration<double>(run_seconds));
       return run;
     }
     auto start = kube::parse_time(string_at(*status, {"state", "terminated", "startedAt"}));
@@ -151,6 +159,7 @@ std::expected<ContainerRun, std::string> container_run(const Json& pod,
 std::string container_log(const Json& pod, const std::string& container, const ContainerRun& run,
                           const LogQuery& query, TimePoint until, long long& last_step) {
   if (run.finished && *run.finished < until) until = *run.finished;
+  if (run.ends_by && *run.ends_by < until) until = *run.ends_by;
   if (until < run.start) return {};
   // The steps written, as ranges [first, last], without those a hang silenced.
   long long first = std::max(query.after_step + 1, 0LL);

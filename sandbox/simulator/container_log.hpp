@@ -25,6 +25,9 @@ struct ContainerRun {
   LogClock::time_point start;
   std::optional<LogClock::time_point> finished;  // none: still running
   int restart = 0;                               // the restartCount this run started with
+  // A running pod with sandbox.respool.io/run-seconds ends then (its kubelet may write the end
+  // a moment later): nothing is written after it.
+  std::optional<LogClock::time_point> ends_by;
   std::chrono::nanoseconds interval{};
 };
 

@@ -37,8 +37,15 @@ spec:
       - {name: worker, image: trainer:1, command: [python, train.py]}
 YAML
 k wait --for=jsonpath='{.status.ready}'=2 job/train --timeout=60s >/dev/null || fail "workers not ready"
-pod=$(k get pods -l batch.kubernetes.io/job-completion-index=0,job-name=train -o name | head -1)
+pod=""
+for _ in $(seq 50); do
+  pod=$(k get pods -l batch.kubernetes.io/job-completion-index=0,job-name=train \
+    -o jsonpath='{.items[0].metadata.name}' 2>/dev/null || true)
+  [ -n "$pod" ] && break
+  sleep 0.2
+done
 [ -n "$pod" ] || fail "no pod of index 0"
+pod="pod/$pod"
 k get "$pod" -o jsonpath='{.metadata.name}' | has '^train-0-' || fail "pod name"
 sleep 2  # 20 simulated seconds of output
 
