@@ -98,16 +98,9 @@ int main(int argc, char** argv) {
     const double sim = std::chrono::duration<double>(clock.now() - sim_start).count();
     b.wait_for_phase(kube::resources::resourcepools, "p", "Running");
     settle(b.counts(), std::chrono::milliseconds(1500));  // the pool's last status, events
-    std::uint64_t total = 0, events = 0;
-    std::string detail;
-    for (const auto& [what, n] : writes_by(b.counts())) {
-      if (what.ends_with(" events")) {
-        events += n;
-        continue;
-      }
-      total += n;
-      detail += " " + what + " x" + std::to_string(n) + ";";
-    }
+    const WriteSummary w = summarize_writes(b.counts());
+    const std::uint64_t total = w.writes, events = w.events;
+    const std::string& detail = w.detail;
     seconds.push_back(s);
     write_counts.push_back(double(total));
     event_counts.push_back(double(events));

@@ -94,16 +94,9 @@ int main(int argc, char** argv) {
     bench.wait_for_phase(kube::resources::nodeoperations, name, "Succeeded");
     const double s = std::chrono::duration<double>(Steady::now() - start).count();
     settle(counts, std::chrono::milliseconds(1500));  // the ledger's release comes after
-    std::uint64_t total = 0, events = 0;
-    std::string detail;
-    for (const auto& [what, n] : writes_by(counts)) {
-      if (what.ends_with(" events")) {
-        events += n;
-        continue;
-      }
-      total += n;
-      detail += " " + what + " x" + std::to_string(n) + ";";
-    }
+    const WriteSummary w = summarize_writes(counts);
+    const std::uint64_t total = w.writes, events = w.events;
+    const std::string& detail = w.detail;
     seconds.push_back(s);
     write_counts.push_back(double(total));
     event_counts.push_back(double(events));

@@ -68,6 +68,25 @@ inline std::map<std::string, std::uint64_t> writes_by(sandbox::RequestCounts& co
   return out;
 }
 
+// The operator's writes since the counts were reset, events apart: totals and "verb resource xN;"
+// for each.
+struct WriteSummary {
+  std::uint64_t writes = 0, events = 0;
+  std::string detail;
+};
+inline WriteSummary summarize_writes(sandbox::RequestCounts& counts) {
+  WriteSummary out;
+  for (const auto& [what, n] : writes_by(counts)) {
+    if (what.ends_with(" events")) {
+      out.events += n;
+      continue;
+    }
+    out.writes += n;
+    out.detail += " " + what + " x" + std::to_string(n) + ";";
+  }
+  return out;
+}
+
 // A sandbox with `nodes_yaml`, respool's CRDs and namespace, and a client whose requests are
 // counted apart from the operator's; then the operator on the same clock.
 class Bench {

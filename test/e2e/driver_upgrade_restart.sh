@@ -32,17 +32,8 @@ kubectl --cache-dir="$work/cache" get nodes -w -o jsonpath='{.metadata.name} poo
   >"$work/node-watch.txt" 2>"$work/node-watch.log" &
 pids+=($!)
 
-run=0
-start_operator() {
-  run=$((run + 1))
-  "$build/respool-operator" --kubeconfig "$KUBECONFIG" --catalog "$src/config/catalog.yaml" \
-    --metrics-bind-address 0 --health-probe-bind-address 0 --log-format json \
-    --audit-log "$work/audit-$run.jsonl" >"$work/operator-$run.log" 2>&1 &
-  operator=$!
-  pids+=("$operator")
-}
 
-start_operator
+start_operator "$src/config/catalog.yaml"
 k apply -f - >/dev/null <<EOF2
 apiVersion: respool.io/v1alpha1
 kind: Network
@@ -106,7 +97,7 @@ while [ $SECONDS -lt $deadline ]; do
   kill -9 "$operator" 2>/dev/null || true
   wait "$operator" 2>/dev/null || true
   kills=$((kills + 1))
-  start_operator
+  start_operator "$src/config/catalog.yaml"
   if wave_done; then
     [ "$kills" -ge "$kills_wanted" ] && break
     next_wave

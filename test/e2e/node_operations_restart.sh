@@ -35,17 +35,8 @@ kubectl --cache-dir="$work/cache" get nodes -w -o jsonpath='{.metadata.name} poo
   >"$work/node-watch.txt" 2>"$work/node-watch.log" &
 pids+=($!)
 
-run=0
-start_operator() {
-  run=$((run + 1))
-  "$build/respool-operator" --kubeconfig "$KUBECONFIG" --catalog "$work/catalog.yaml" \
-    --metrics-bind-address 0 --health-probe-bind-address 0 --log-format json \
-    --audit-log "$work/audit-$run.jsonl" >"$work/operator-$run.log" 2>&1 &
-  operator=$!
-  pids+=("$operator")
-}
 
-start_operator
+start_operator "$work/catalog.yaml"
 k apply -f - >/dev/null <<'EOF2'
 apiVersion: respool.io/v1alpha1
 kind: Network
@@ -98,7 +89,7 @@ while [ $SECONDS -lt $deadline ]; do
   kill -9 "$operator" 2>/dev/null || true
   wait "$operator" 2>/dev/null || true
   kills=$((kills + 1))
-  start_operator
+  start_operator "$work/catalog.yaml"
   if [ "$kills" -gt 4 ] && all_ended; then
     [ "$kills" -ge "$kills_wanted" ] && break
     # More work for the next kills: resets of nodes that were never touched.

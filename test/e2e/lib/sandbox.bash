@@ -44,3 +44,16 @@ kind: Namespace
 metadata: {name: respool-system}
 YAML
 }
+
+# start_operator CATALOG: the operator in the background against the sandbox, one more run each
+# call ($run counts them; its log operator-$run.log, its audit audit-$run.jsonl), its pid in
+# $operator. For the scripts that kill it and start it again.
+run=0
+start_operator() {
+  run=$((run + 1))
+  "$build/respool-operator" --kubeconfig "$KUBECONFIG" --catalog "$1" \
+    --metrics-bind-address 0 --health-probe-bind-address 0 --log-format json \
+    --audit-log "$work/audit-$run.jsonl" >"$work/operator-$run.log" 2>&1 &
+  operator=$!
+  pids+=("$operator")
+}
