@@ -3,7 +3,7 @@
 #include <regex>
 
 #include "operator/kube/selector.hpp"
-#include "sandbox/apiserver/kinds.hpp"
+#include "sandbox/apiserver/kinds_rules.hpp"
 #include "sandbox/apiserver/kinds_rules_job.hpp"
 
 namespace respool::sandbox::kinds {
@@ -32,32 +32,6 @@ std::optional<std::string> check_path_segment(const std::string& name) {
     if (name.find(bad) != std::string::npos) return std::string("may not contain '") + bad + "'";
   }
   return std::nullopt;
-}
-
-std::vector<std::string> check_qualified_name(const std::string& key) {
-  std::vector<std::string> errs;
-  std::string name = key;
-  auto slash = key.find('/');
-  if (slash != std::string::npos) {
-    std::string prefix = key.substr(0, slash);
-    name = key.substr(slash + 1);
-    if (prefix.empty()) {
-      errs.push_back("prefix part must be non-empty");
-    } else if (auto e = check_dns_subdomain(prefix)) {
-      errs.push_back("prefix part " + *e);
-    }
-  }
-  if (name.empty()) {
-    errs.push_back("name part must be non-empty");
-  } else if (name.size() > 63) {
-    errs.push_back("name part must be no more than 63 characters");
-  } else if (!std::regex_match(name, kQualifiedName)) {
-    errs.push_back(
-        "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and "
-        "end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex "
-        "used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')");
-  }
-  return errs;
 }
 
 void validate_metadata(const ResourceType& type, const Json& meta, std::vector<Cause>& out) {
@@ -90,16 +64,8 @@ void validate_metadata(const ResourceType& type, const Json& meta, std::vector<C
         out.push_back(field_invalid("metadata.labels", it.key(), e));
       }
       std::string value = it.value().is_string() ? it.value().get<std::string>() : "";
-      if (value.size() > 63) {
-        out.push_back(
-            field_invalid("metadata.labels", value, "must be no more than 63 characters"));
-      } else if (!std::regex_match(value, kLabelValue)) {
-        out.push_back(field_invalid(
-            "metadata.labels", value,
-            "a valid label must be an empty string or consist of alphanumeric characters, '-', "
-            "'_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  "
-            "or 'my_value',  or '12345', regex used for validation is "
-            "'(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"));
+      for (const std::string& e : check_label_value(value)) {
+        out.push_back(field_invalid("metadata.labels", value, e));
       }
     }
   }
@@ -121,23 +87,7 @@ void validate_metadata(const ResourceType& type, const Json& meta, std::vector<C
 
 void validate_pod(const Json& obj, const Json* old, std::vector<Cause>& out) {
   const Json spec = obj.value("spec", Json::object());
-  if (!spec.contains("containers") || !spec["containers"].is_array() ||
-      spec["containers"].empty()) {
-    out.push_back(field_required("spec.containers"));
-  } else {
-    for (std::size_t i = 0; i < spec["containers"].size(); ++i) {
-      const Json& c = spec["containers"][i];
-      std::string at = "spec.containers[" + std::to_string(i) + "]";
-      if (!c.is_object()) continue;
-      std::string cname = c.value("name", std::string());
-      if (cname.empty()) {
-        out.push_back(field_required(at + ".name"));
-      } else if (auto e = check_dns_label(cname)) {
-        out.push_back(field_invalid(at + ".name", cname, *e));
-      }
-      if (c.value("image", std::string()).empty()) out.push_back(field_required(at + ".image"));
-    }
-  }
+  validate_pod_spec(spec, "spec", out);
   if (!old) return;
   // Pod updates may change only images, activeDeadlineSeconds, tolerations and the grace period.
   auto mutable_view = [](Json s) {
@@ -165,7 +115,19 @@ void validate_pod(const Json& obj, const Json* old, std::vector<Cause>& out) {
   }
 }
 
-void validate_selector_template(const Json& obj, const Json* old, std::vector<Cause>& out) {
+// %#v of a map[string]string (fmt sorts the keys, as the JSON object here is).
+std::string go_string_map(const Json& m) {
+  std::string out = "map[string]string{";
+  bool first = true;
+  for (auto it = m.begin(); m.is_object() && it != m.end(); ++it) {
+    out += (first ? "" : ", ") + render_value(it.key()) + ":" + render_value(it.value());
+    first = false;
+  }
+  return out + "}";
+}
+
+void validate_selector_template(const Json& obj, const Json* old, const char* kind,
+                                std::vector<Cause>& out) {
   const Json spec = obj.value("spec", Json::object());
   const Json selector = spec.value("selector", Json());
   if (selector.is_null()) {
@@ -181,11 +143,11 @@ void validate_selector_template(const Json& obj, const Json* old, std::vector<Ca
         labels = spec["template"]["metadata"].value("labels", Json::object());
       }
       if (parsed->empty()) {
-        out.push_back(
-            field_invalid("spec.selector", selector, "empty selector is invalid for deployment"));
+        out.push_back(field_invalid("spec.selector", selector,
+                                    std::string("empty selector is invalid for ") + kind));
       } else if (!parsed->matches(labels)) {
-        out.push_back(field_invalid("spec.template.metadata.labels", labels,
-                                    "`selector` does not match template `labels`"));
+        out.push_back(field_invalid_raw("spec.template.metadata.labels", go_string_map(labels),
+                                        "`selector` does not match template `labels`"));
       }
     }
   }
@@ -284,6 +246,66 @@ std::optional<std::string> check_dns_label(const std::string& name) {
   return std::nullopt;
 }
 
+std::vector<std::string> check_qualified_name(const std::string& key) {
+  const std::string regex_msg =
+      "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
+      "alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for "
+      "validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
+  std::vector<std::string> errs;
+  std::string name = key;
+  auto slash = key.find('/');
+  if (slash != std::string::npos && key.find('/', slash + 1) != std::string::npos) {
+    return {"a qualified name " + regex_msg +
+            " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"};
+  }
+  if (slash != std::string::npos) {
+    std::string prefix = key.substr(0, slash);
+    name = key.substr(slash + 1);
+    if (prefix.empty()) {
+      errs.push_back("prefix part must be non-empty");
+    } else if (auto e = check_dns_subdomain(prefix)) {
+      errs.push_back("prefix part " + *e);
+    }
+  }
+  if (name.empty()) {
+    errs.push_back("name part must be non-empty");
+  } else if (name.size() > 63) {
+    errs.push_back("name part must be no more than 63 characters");
+  }
+  if (!std::regex_match(name, kQualifiedName)) errs.push_back("name part " + regex_msg);
+  return errs;
+}
+
+std::vector<std::string> check_label_value(const std::string& value) {
+  std::vector<std::string> errs;
+  if (value.size() > 63) errs.push_back("must be no more than 63 characters");
+  if (!std::regex_match(value, kLabelValue)) {
+    errs.push_back(
+        "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' "
+        "or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or "
+        "'my_value',  or '12345', regex used for validation is "
+        "'(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')");
+  }
+  return errs;
+}
+
+Cause field_invalid_raw(std::string field, const std::string& rendered, std::string_view detail) {
+  std::string msg = "Invalid value: " + rendered;
+  if (!detail.empty()) msg += ": " + std::string(detail);
+  return {"FieldValueInvalid", std::move(msg), std::move(field)};
+}
+
+Cause field_duplicate_raw(std::string field, const std::string& rendered, std::string_view detail) {
+  std::string msg = "Duplicate value: " + rendered;
+  if (!detail.empty()) msg += ": " + std::string(detail);
+  return {"FieldValueDuplicate", std::move(msg), std::move(field)};
+}
+
+std::string text_of(const Json& obj, const char* key) {
+  if (!obj.is_object() || !obj.contains(key) || !obj[key].is_string()) return "";
+  return obj[key].get<std::string>();
+}
+
 std::vector<Cause> validate(const ResourceType& type, const Json& obj, const Json* old) {
   std::vector<Cause> out;
   validate_metadata(type, obj.value("metadata", Json::object()), out);
@@ -292,8 +314,21 @@ std::vector<Cause> validate(const ResourceType& type, const Json& obj, const Jso
       validate_pod(obj, old, out);
       break;
     case KindId::Deployment:
+      validate_selector_template(obj, old, "deployment", out);
+      break;
     case KindId::DaemonSet:
-      validate_selector_template(obj, old, out);
+      validate_selector_template(obj, old, "daemonset", out);
+      validate_daemon_set_spec(obj.value("spec", Json::object()), out);
+      break;
+    case KindId::Event:
+    case KindId::EventV1:
+      validate_event(obj, old, type.id == KindId::EventV1, out);
+      break;
+    case KindId::ConfigMap:
+      validate_config_map(obj, old, out);
+      break;
+    case KindId::Node:
+      validate_node(obj, old, out);
       break;
     case KindId::Job:
       validate_job(obj, old, out);

@@ -2,6 +2,7 @@
 
 #include <regex>
 
+#include "operator/kube/quantity.hpp"
 #include "operator/kube/selector.hpp"
 #include "operator/kube/time.hpp"
 #include "sandbox/apiserver/kinds.hpp"
@@ -118,6 +119,29 @@ std::optional<ApiError> check_fields(const ResourceType& type, const Json& obj,
   return std::nullopt;
 }
 
+// resource.Quantity's UnmarshalJSON: every limit and request of a pod spec's containers must
+// parse, else decoding fails with the parser's error (a 400, before any validation).
+std::optional<ApiError> check_quantities(const ResourceType& type, const Json& pod_spec) {
+  if (!pod_spec.is_object()) return std::nullopt;
+  for (const char* list : {"initContainers", "containers"}) {
+    if (!pod_spec.contains(list) || !pod_spec[list].is_array()) continue;
+    for (const Json& c : pod_spec[list]) {
+      if (!c.is_object() || !c.contains("resources") || !c["resources"].is_object()) continue;
+      for (const char* part : {"limits", "requests"}) {
+        const Json& m = c["resources"].value(part, Json());
+        if (!m.is_object()) continue;
+        for (const Json& v : m) {
+          if (v.is_null()) continue;
+          std::string text = v.is_string() ? v.get<std::string>() : v.dump();
+          auto q = kube::Quantity::parse(text);
+          if (!q) return bad_request(handled_as(type) + q.error());
+        }
+      }
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<ApiError> decode_check(const ResourceType& type, const Json& obj) {
@@ -185,10 +209,15 @@ std::optional<ApiError> decode_check(const ResourceType& type, const Json& obj) 
       return check_fields(type, spec, "NodeSpec", "spec.",
                           {{"unschedulable", Want::Bool}, {"taints", Want::List}});
     case KindId::Pod:
+      if (auto e = check_quantities(type, spec)) return e;
       return check_fields(type, spec, "PodSpec", "spec.",
                           {{"nodeName", Want::String}, {"containers", Want::List}});
     case KindId::ConfigMap:
       return check_fields(type, obj, "ConfigMap", "", {{"data", Want::StringMap}});
+    case KindId::DaemonSet: {
+      const Json tmpl = spec.is_object() ? spec.value("template", Json()) : Json();
+      return check_quantities(type, tmpl.is_object() ? tmpl.value("spec", Json()) : Json());
+    }
     default:
       return std::nullopt;
   }

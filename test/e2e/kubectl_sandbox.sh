@@ -160,6 +160,46 @@ k drain n1 --ignore-daemonsets --delete-emptydir-data --force --timeout=30s >"$w
 grep -q "drained" "$work/drain2" || fail "drained"
 [ -z "$(k get pods -o name)" ] || fail "pods left after drain"
 
+step "built-in kinds refused as a real server refuses them"
+# refused WHAT EXPECTED: `kubectl create -f -` of stdin must fail with exactly EXPECTED.
+refused() {
+  if k create -f - 2>"$work/err" >/dev/null; then fail "$1 accepted"; fi
+  [ "$(cat "$work/err")" = "$2" ] || fail "$1: got: $(cat "$work/err")"
+}
+refused "a ConfigMap key with a space" \
+  "The ConfigMap \"bad-keys\" is invalid: data[bad key]: Invalid value: \"bad key\": a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')" <<'EOF'
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: bad-keys, namespace: default}
+data: {"bad key": v}
+EOF
+refused "a taint without effect" \
+  'The Node "bad-taint" is invalid: metadata.taints[0].effect: Required value' <<'EOF'
+apiVersion: v1
+kind: Node
+metadata: {name: bad-taint}
+spec: {taints: [{key: respool.io/drain, value: "true"}]}
+EOF
+refused "two containers of one name, one without image" "$(printf '%s\n' \
+  'The Pod "twins" is invalid: ' '* spec.containers[1].image: Required value' \
+  '* spec.containers[1].name: Duplicate value: "c"')" <<'EOF'
+apiVersion: v1
+kind: Pod
+metadata: {name: twins, namespace: default}
+spec: {containers: [{name: c, image: busybox:1.36}, {name: c}]}
+EOF
+refused "a DaemonSet that restarts on failure" \
+  'The DaemonSet "agent" is invalid: spec.template.spec.restartPolicy: Unsupported value: "OnFailure": supported values: "Always"' <<'EOF'
+apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: agent, namespace: default}
+spec:
+  selector: {matchLabels: {app: agent}}
+  template:
+    metadata: {labels: {app: agent}}
+    spec: {restartPolicy: OnFailure, containers: [{name: a, image: busybox:1.36}]}
+EOF
+
 step "delete"
 k delete rw w1 | has deleted || fail "delete cr"
 k delete crd refwidgets.ref.example.com | has deleted || fail "delete crd"

@@ -1,0 +1,333 @@
+// Pod spec validation (ValidatePodSpec, validateContainers, validateResourceRequirements,
+// ValidateTolerations in pkg/apis/core/validation) for Pods and DaemonSet templates, and the
+// DaemonSet rules of pkg/apis/apps/validation. Only the rules an operator's writes can break
+// are here: see sandbox/README.md for what is left out.
+
+#include <set>
+
+#include "operator/kube/quantity.hpp"
+#include "sandbox/apiserver/kinds_rules.hpp"
+
+namespace respool::sandbox::kinds {
+namespace {
+
+const Json& object_or_empty(const Json& v) {
+  static const Json kEmpty = Json::object();
+  return v.is_object() ? v : kEmpty;
+}
+
+Json member(const Json& obj, const char* key) {
+  return obj.is_object() && obj.contains(key) ? obj[key] : Json();
+}
+
+std::optional<kube::Quantity> quantity_of(const Json& v) {
+  std::string text = v.is_string() ? v.get<std::string>() : v.is_number() ? v.dump() : "";
+  auto q = kube::Quantity::parse(text);
+  if (!q) return std::nullopt;
+  return *q;
+}
+
+// helper.IsNativeResource / IsOvercommitAllowed: native names have no domain or a
+// kubernetes.io one; extended resources and hugepages may not be overcommitted.
+bool overcommit_allowed(const std::string& name) {
+  bool native =
+      name.find('/') == std::string::npos || name.find("kubernetes.io/") != std::string::npos;
+  return native && !name.starts_with("hugepages-");
+}
+
+bool standard_container_resource(const std::string& name) {
+  return name == "cpu" || name == "memory" || name == "ephemeral-storage" ||
+         name.starts_with("hugepages-");
+}
+
+// helper.IsStandardResourceName: the names quotas and containers know.
+bool standard_resource(const std::string& name) {
+  static const std::set<std::string> kNames = {"cpu",
+                                               "memory",
+                                               "ephemeral-storage",
+                                               "requests.cpu",
+                                               "requests.memory",
+                                               "requests.ephemeral-storage",
+                                               "limits.cpu",
+                                               "limits.memory",
+                                               "limits.ephemeral-storage",
+                                               "pods",
+                                               "services",
+                                               "replicationcontrollers",
+                                               "resourcequotas",
+                                               "secrets",
+                                               "persistentvolumeclaims",
+                                               "requests.storage",
+                                               "configmaps",
+                                               "services.nodeports",
+                                               "services.loadbalancers"};
+  return kNames.contains(name) || name.starts_with("hugepages-") ||
+         name.starts_with("requests.hugepages-");
+}
+
+// validateContainerResourceName.
+void resource_name_rules(const std::string& name, const std::string& at, std::vector<Cause>& out) {
+  for (const std::string& msg : check_qualified_name(name))
+    out.push_back(field_invalid(at, name, msg));
+  if (name.find('/') != std::string::npos) return;
+  if (!standard_resource(name)) {
+    out.push_back(field_invalid(at, name, "must be a standard resource type or fully qualified"));
+  }
+  if (!standard_container_resource(name)) {
+    out.push_back(field_invalid(at, name, "must be a standard resource for containers"));
+  }
+}
+
+// validateResourceRequirements (Go walks the maps in random order; here names come sorted).
+void resource_rules(const Json& resources, const std::string& at, std::vector<Cause>& out) {
+  const Json limits = object_or_empty(member(resources, "limits"));
+  const Json requests = object_or_empty(member(resources, "requests"));
+  const std::string lim_at = at + ".limits";
+  const std::string req_at = at + ".requests";
+  auto value_rules = [&](const std::string& name, const Json& v, const std::string& key_at) {
+    resource_name_rules(name, key_at, out);
+    auto q = quantity_of(v);
+    if (q && q->milli() < 0) {
+      out.push_back(field_invalid(key_at, q->to_string(), "must be greater than or equal to 0"));
+    }
+    return q;
+  };
+  for (auto it = limits.begin(); it != limits.end(); ++it) {
+    value_rules(it.key(), it.value(), lim_at + "[" + it.key() + "]");
+  }
+  for (auto it = requests.begin(); it != requests.end(); ++it) {
+    const std::string& name = it.key();
+    auto q = value_rules(name, it.value(), req_at + "[" + name + "]");
+    if (!limits.contains(name)) {
+      if (!overcommit_allowed(name)) {
+        out.push_back(field_required(lim_at, "Limit must be set for non overcommitable resources"));
+      }
+      continue;
+    }
+    auto limit = quantity_of(limits[name]);
+    if (!q || !limit) continue;
+    if (*q != *limit && !overcommit_allowed(name)) {
+      out.push_back(field_invalid(req_at, q->to_string(),
+                                  "must be equal to " + name + " limit of " + limit->to_string()));
+    } else if (*q > *limit) {
+      out.push_back(field_invalid(
+          req_at, q->to_string(),
+          "must be less than or equal to " + name + " limit of " + limit->to_string()));
+    }
+  }
+}
+
+// validateContainerCommon: name, image, resources.
+void container_rules(const Json& c, const std::string& at, std::vector<Cause>& out) {
+  const std::string name = text_of(c, "name");
+  if (name.empty()) {
+    out.push_back(field_required(at + ".name"));
+  } else if (auto e = check_dns_label(name)) {
+    out.push_back(field_invalid(at + ".name", name, *e));
+  }
+  if (text_of(c, "image").empty()) out.push_back(field_required(at + ".image"));
+  if (c.contains("resources"))
+    resource_rules(object_or_empty(c["resources"]), at + ".resources", out);
+}
+
+void container_list_rules(const Json& spec, const std::string& at, std::vector<Cause>& out) {
+  const Json containers = member(spec, "containers");
+  std::set<std::string> names;
+  if (!containers.is_array() || containers.empty()) {
+    out.push_back(field_required(at + ".containers"));
+  } else {
+    for (std::size_t i = 0; i < containers.size(); ++i) {
+      std::string path = at + ".containers[" + std::to_string(i) + "]";
+      const Json& c = object_or_empty(containers[i]);
+      container_rules(c, path, out);
+      if (!names.insert(text_of(c, "name")).second) {
+        out.push_back(field_duplicate_raw(path + ".name", render_value(text_of(c, "name"))));
+      }
+    }
+  }
+  const Json init = member(spec, "initContainers");
+  if (!init.is_array()) return;
+  for (std::size_t i = 0; i < init.size(); ++i) {
+    std::string path = at + ".initContainers[" + std::to_string(i) + "]";
+    const Json& c = object_or_empty(init[i]);
+    container_rules(c, path, out);
+    std::string name = text_of(c, "name");
+    if (names.contains(name)) {
+      out.push_back(field_duplicate_raw(path + ".name", render_value(name)));
+    } else if (!name.empty()) {
+      names.insert(name);
+    }
+  }
+}
+
+void policy_rule(const Json& spec, const char* key, const std::string& at,
+                 const std::vector<std::string>& supported, std::vector<Cause>& out) {
+  const std::string value = text_of(spec, key);
+  const std::string path = at + "." + key;
+  if (value.empty()) {
+    out.push_back(field_required(path));
+  } else if (std::find(supported.begin(), supported.end(), value) == supported.end()) {
+    out.push_back(field_not_supported(path, value, supported));
+  }
+}
+
+// ValidateTolerations.
+void toleration_rules(const Json& tolerations, const std::string& at, std::vector<Cause>& out) {
+  if (!tolerations.is_array()) return;
+  for (std::size_t i = 0; i < tolerations.size(); ++i) {
+    const Json& t = object_or_empty(tolerations[i]);
+    const std::string path = at + "[" + std::to_string(i) + "]";
+    const std::string key = text_of(t, "key");
+    const std::string op = text_of(t, "operator");
+    const std::string value = text_of(t, "value");
+    const std::string effect = text_of(t, "effect");
+    for (const std::string& msg :
+         key.empty() ? std::vector<std::string>{} : check_qualified_name(key)) {
+      out.push_back(field_invalid(path + ".key", key, msg));
+    }
+    if (key.empty() && op != "Exists") {
+      out.push_back(field_invalid(path + ".operator", op,
+                                  "operator must be Exists when `key` is empty, which means "
+                                  "\"match all values and all keys\""));
+    }
+    if (!member(t, "tolerationSeconds").is_null() && effect != "NoExecute") {
+      out.push_back(field_invalid(path + ".effect", effect,
+                                  "effect must be 'NoExecute' when `tolerationSeconds` is set"));
+    }
+    if (op == "Equal" || op.empty()) {
+      if (auto errs = check_label_value(value); !errs.empty()) {
+        std::string joined;
+        for (const std::string& e : errs)
+          joined += (joined.empty() ? "" : ";") + e;
+        out.push_back(field_invalid(path + ".operator", value, joined));
+      }
+    } else if (op == "Exists") {
+      if (!value.empty()) {
+        out.push_back(field_invalid(path + ".operator", value,
+                                    "value must be empty when `operator` is 'Exists'"));
+      }
+    } else {
+      out.push_back(field_not_supported(path + ".operator", op, {"Equal", "Exists"}));
+    }
+    if (!effect.empty() && effect != "NoSchedule" && effect != "PreferNoSchedule" &&
+        effect != "NoExecute") {
+      out.push_back(field_not_supported(path + ".effect", effect,
+                                        {"NoSchedule", "PreferNoSchedule", "NoExecute"}));
+    }
+  }
+}
+
+// %#v of an intstr.IntOrString (Type 0 is Int, 1 is String).
+std::string go_int_or_string(const Json& v) {
+  if (v.is_string()) {
+    return "intstr.IntOrString{Type:1, IntVal:0, StrVal:" + render_value(v) + "}";
+  }
+  return "intstr.IntOrString{Type:0, IntVal:" +
+         std::to_string(v.is_number_integer() ? v.get<long long>() : 0) + ", StrVal:\"\"}";
+}
+
+// ValidatePositiveIntOrPercent + IsNotMoreThan100Percent; the value (percent or int) or -1.
+long long int_or_percent_rules(const Json& v, const std::string& at, std::vector<Cause>& out) {
+  if (v.is_number_integer()) {
+    long long n = v.get<long long>();
+    if (n < 0) out.push_back(field_invalid(at, n, "must be greater than or equal to 0"));
+    return n;
+  }
+  if (!v.is_string()) return 0;
+  const std::string s = v.get<std::string>();
+  bool percent =
+      s.size() > 1 && s.back() == '%' && s.find_first_not_of("0123456789") == s.size() - 1;
+  if (!percent) {
+    out.push_back(field_invalid_raw(
+        at, go_int_or_string(v),
+        "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  "
+        "or '93%', regex used for validation is '[0-9]+%')"));
+    return 0;
+  }
+  long long n = std::stoll(s.substr(0, s.size() - 1));
+  if (n > 100)
+    out.push_back(field_invalid_raw(at, go_int_or_string(v), "must not be greater than 100%"));
+  return n;
+}
+
+void non_negative(const Json& spec, const char* key, const std::string& at,
+                  std::vector<Cause>& out) {
+  const Json v = member(spec, key);
+  if (v.is_number_integer() && v.get<long long>() < 0) {
+    out.push_back(field_invalid(at + "." + key, v, "must be greater than or equal to 0"));
+  }
+}
+
+void update_strategy_rules(const Json& strategy, std::vector<Cause>& out) {
+  const std::string at = "spec.updateStrategy";
+  const std::string type = text_of(strategy, "type");
+  const Json rolling = member(strategy, "rollingUpdate");
+  if (type == "OnDelete") return;
+  if (type != "RollingUpdate") {
+    std::string shown = "apps.DaemonSetUpdateStrategy{Type:" + render_value(type) +
+                        ", RollingUpdate:(*apps.RollingUpdateDaemonSet)(" +
+                        (rolling.is_null() ? "nil" : "0xc000000000") + ")}";
+    out.push_back(
+        {"FieldValueNotSupported",
+         "Unsupported value: " + shown + ": supported values: \"RollingUpdate\", \"OnDelete\"",
+         at});
+    return;
+  }
+  if (!rolling.is_object()) {
+    out.push_back(field_required(at + ".rollingUpdate"));
+    return;
+  }
+  const std::string ru = at + ".rollingUpdate";
+  const Json unavailable = member(rolling, "maxUnavailable");
+  const Json surge = member(rolling, "maxSurge");
+  long long u = int_or_percent_rules(unavailable, ru + ".maxUnavailable", out);
+  long long s = int_or_percent_rules(surge, ru + ".maxSurge", out);
+  if (u != 0 && s != 0) {
+    out.push_back(field_invalid_raw(ru + ".maxSurge", go_int_or_string(surge),
+                                    "may not be set when maxUnavailable is non-zero"));
+  } else if (u == 0 && s == 0) {
+    out.push_back(field_required(ru + ".maxUnavailable", "cannot be 0 when maxSurge is 0"));
+  }
+}
+
+}  // namespace
+
+void validate_pod_spec(const Json& spec_in, const std::string& at, std::vector<Cause>& out) {
+  const Json& spec = object_or_empty(spec_in);
+  container_list_rules(spec, at, out);
+  policy_rule(spec, "restartPolicy", at, {"Always", "OnFailure", "Never"}, out);
+  policy_rule(spec, "dnsPolicy", at, {"ClusterFirstWithHostNet", "ClusterFirst", "Default", "None"},
+              out);
+  const std::string node = text_of(spec, "nodeName");
+  if (!node.empty()) {
+    if (auto e = check_dns_subdomain(node))
+      out.push_back(field_invalid(at + ".nodeName", node, *e));
+  }
+  const Json deadline = member(spec, "activeDeadlineSeconds");
+  if (deadline.is_number_integer() &&
+      (deadline.get<long long>() < 1 || deadline.get<long long>() > 2147483647)) {
+    out.push_back(field_invalid(at + ".activeDeadlineSeconds", deadline,
+                                "must be between 1 and 2147483647, inclusive"));
+  }
+  toleration_rules(member(spec, "tolerations"), at + ".tolerations", out);
+}
+
+void validate_daemon_set_spec(const Json& spec_in, std::vector<Cause>& out) {
+  const Json& spec = object_or_empty(spec_in);
+  const Json tmpl_spec = object_or_empty(member(object_or_empty(member(spec, "template")), "spec"));
+  validate_pod_spec(tmpl_spec, "spec.template.spec", out);
+  const std::string policy = text_of(tmpl_spec, "restartPolicy");
+  if (policy != "Always") {
+    out.push_back(field_not_supported("spec.template.spec.restartPolicy", policy, {"Always"}));
+  }
+  if (!member(tmpl_spec, "activeDeadlineSeconds").is_null()) {
+    out.push_back(field_forbidden("spec.template.spec.activeDeadlineSeconds",
+                                  "activeDeadlineSeconds in DaemonSet is not Supported"));
+  }
+  non_negative(spec, "minReadySeconds", "spec", out);
+  non_negative(spec, "templateGeneration", "spec", out);
+  update_strategy_rules(object_or_empty(member(spec, "updateStrategy")), out);
+  non_negative(spec, "revisionHistoryLimit", "spec", out);
+}
+
+}  // namespace respool::sandbox::kinds
