@@ -54,7 +54,7 @@ const KindRow kKindRows[] = {
   {KindId::ComponentStatus, "", "v1", "ComponentStatus", "componentstatuses", kClusterScoped, "cs", "", "", kNotStored, &printers::component_status, "", "", nullptr, "get,list"},
   {KindId::ConfigMap, "", "v1", "ConfigMap", "configmaps", kNamespaced, "cm", "", "", kNoFlags, &printers::config_map},
   {KindId::Builtin, "", "v1", "Endpoints", "endpoints", kNamespaced, "ep", "", "", kCreateOnUpdate, &printers::endpoints},
-  {KindId::Event, "", "v1", "Event", "events", kNamespaced, "ev", "", "", kCreateOnUpdate, &printers::event},
+  {KindId::Event, "", "v1", "Event", "events", kNamespaced, "ev", "", "", kCreateOnUpdate, &printers::event, "", "", nullptr, kAllVerbs, NameRule::PathSegment},
   {KindId::Builtin, "", "v1", "LimitRange", "limitranges", kNamespaced, "limits", "", "", kCreateOnUpdate, nullptr},
   {KindId::Namespace, "", "v1", "Namespace", "namespaces", kClusterScoped, "ns", "", "finalize,status", kReturnsDeleted, &printers::namespace_, "", "", nullptr, "create,delete,get,list,patch,update,watch", NameRule::Label},
   {KindId::Node, "", "v1", "Node", "nodes", kClusterScoped, "no", "", "proxy,status", kNoFlags, &printers::node},

@@ -115,17 +115,6 @@ void validate_pod(const Json& obj, const Json* old, std::vector<Cause>& out) {
   }
 }
 
-// %#v of a map[string]string (fmt sorts the keys, as the JSON object here is).
-std::string go_string_map(const Json& m) {
-  std::string out = "map[string]string{";
-  bool first = true;
-  for (auto it = m.begin(); m.is_object() && it != m.end(); ++it) {
-    out += (first ? "" : ", ") + render_value(it.key()) + ":" + render_value(it.value());
-    first = false;
-  }
-  return out + "}";
-}
-
 void validate_selector_template(const Json& obj, const Json* old, const char* kind,
                                 std::vector<Cause>& out) {
   const Json spec = obj.value("spec", Json::object());
@@ -143,8 +132,8 @@ void validate_selector_template(const Json& obj, const Json* old, const char* ki
         labels = spec["template"]["metadata"].value("labels", Json::object());
       }
       if (parsed->empty()) {
-        out.push_back(field_invalid("spec.selector", selector,
-                                    std::string("empty selector is invalid for ") + kind));
+        out.push_back(field_invalid_raw("spec.selector", go_label_selector(selector),
+                                        std::string("empty selector is invalid for ") + kind));
       } else if (!parsed->matches(labels)) {
         out.push_back(field_invalid_raw("spec.template.metadata.labels", go_string_map(labels),
                                         "`selector` does not match template `labels`"));
@@ -153,7 +142,8 @@ void validate_selector_template(const Json& obj, const Json* old, const char* ki
   }
   if (old && old->contains("spec") && (*old)["spec"].is_object() &&
       (*old)["spec"].value("selector", Json()) != selector) {
-    out.push_back(field_invalid("spec.selector", selector, "field is immutable"));
+    out.push_back(
+        field_invalid_raw("spec.selector", go_label_selector(selector), "field is immutable"));
   }
 }
 

@@ -23,6 +23,11 @@ Cause field_invalid_raw(std::string field, const std::string& rendered, std::str
 Cause field_duplicate_raw(std::string field, const std::string& rendered,
                           std::string_view detail = {});
 
+// Go's %#v of a map[string]string and of a metav1.LabelSelector (a pointer Go dereferences), as
+// "Invalid value: ..." shows them (kinds_rules_render.cpp).
+std::string go_string_map(const Json& m);
+std::string go_label_selector(const Json& selector);
+
 // The object's string at `key`, "" when missing or not a string.
 std::string text_of(const Json& obj, const char* key);
 

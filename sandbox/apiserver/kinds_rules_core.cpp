@@ -157,10 +157,10 @@ void validate_config_map(const Json& cm, const Json* old, std::vector<Cause>& ou
     }
   }
   if (total > kMaxConfigMapBytes) {
-    // The real error names the whole object (an empty path).
+    // field.NewPath("") names the whole object; its String() is "[]".
     out.push_back({"FieldValueTooLong",
                    "Too long: must have at most " + std::to_string(kMaxConfigMapBytes) + " bytes",
-                   ""});
+                   "[]"});
   }
 }
 
