@@ -258,10 +258,14 @@ void non_negative(const Json& spec, const char* key, const std::string& at,
   }
 }
 
+// ValidateDaemonSetUpdateStrategy on the strategy as decoding defaults it (SetDefaults_DaemonSet
+// on every write: type RollingUpdate, maxUnavailable 1, maxSurge 0); the sandbox defaults it on
+// create only, so what an update leaves out is taken as the default here.
 void update_strategy_rules(const Json& strategy, std::vector<Cause>& out) {
   const std::string at = "spec.updateStrategy";
-  const std::string type = text_of(strategy, "type");
-  const Json rolling = member(strategy, "rollingUpdate");
+  std::string type = text_of(strategy, "type");
+  if (type.empty()) type = "RollingUpdate";
+  Json rolling = member(strategy, "rollingUpdate");
   if (type == "OnDelete") return;
   if (type != "RollingUpdate") {
     std::string shown = "apps.DaemonSetUpdateStrategy{Type:" + render_value(type) +
@@ -273,13 +277,12 @@ void update_strategy_rules(const Json& strategy, std::vector<Cause>& out) {
          at});
     return;
   }
-  if (!rolling.is_object()) {
-    out.push_back(field_required(at + ".rollingUpdate"));
-    return;
-  }
+  if (!rolling.is_object()) rolling = Json::object();
   const std::string ru = at + ".rollingUpdate";
-  const Json unavailable = member(rolling, "maxUnavailable");
-  const Json surge = member(rolling, "maxSurge");
+  Json unavailable = member(rolling, "maxUnavailable");
+  Json surge = member(rolling, "maxSurge");
+  if (unavailable.is_null()) unavailable = 1;
+  if (surge.is_null()) surge = 0;
   long long u = int_or_percent_rules(unavailable, ru + ".maxUnavailable", out);
   long long s = int_or_percent_rules(surge, ru + ".maxSurge", out);
   if (u != 0 && s != 0) {
