@@ -108,7 +108,10 @@ TEST_CASE("deleted pods stop and go; pods of a deleted node are collected", "[si
 
 TEST_CASE("the scheduler honours selectors, taints, cordons and capacity", "[simulator]") {
   Cluster cluster(kTwoFlavors);
-  Json gpu_request = {{"resources", {{"requests", {{"nvidia.com/gpu", "6"}}}}}};
+  // An extended resource is never overcommitted: its limit is required, equal to the request.
+  Json gpu_request = {
+      {"resources",
+       {{"requests", {{"nvidia.com/gpu", "6"}}}, {"limits", {{"nvidia.com/gpu", "6"}}}}}};
   auto gpu_pod = [&](const std::string& name, Json spec = Json::object()) {
     Json pod = simple_pod(name, spec);
     pod["spec"]["containers"][0]["resources"] = gpu_request["resources"];
