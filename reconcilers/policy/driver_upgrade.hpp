@@ -67,7 +67,7 @@ struct UpgradeNode {
   // In the pool's admission (A200008): not Available yet, so its driver is made right without a
   // slot (an old driver pod restarted), and it is admitted once validated at the target.
   bool admitting = false;
-  int jobs = 0;       // running job pods on it
+  int jobs = 0;  // running job pods on it
   std::optional<DriverPod> driver_pod;
 };
 

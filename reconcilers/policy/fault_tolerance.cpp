@@ -1,7 +1,8 @@
 #include "reconcilers/policy/fault_tolerance.hpp"
 
-#include <cstdint>
 #include <tuple>
+
+#include "reconcilers/policy/time.hpp"
 
 namespace respool::policy {
 
@@ -29,33 +30,6 @@ const std::string* find(const std::map<std::string, std::string>& m, const char*
 }
 
 }  // namespace
-
-std::optional<std::chrono::seconds> parse_duration(const std::string& text) {
-  if (text.empty()) return std::nullopt;
-  std::int64_t total = 0;
-  std::size_t i = 0;
-  while (i < text.size()) {
-    std::int64_t n = 0;
-    const std::size_t start = i;
-    while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
-      n = n * 10 + (text[i] - '0');
-      if (n > 10'000'000) return std::nullopt;
-      ++i;
-    }
-    if (i == start || i == text.size()) return std::nullopt;  // a number, then its unit
-    const char unit = text[i++];
-    if (unit == 'h') {
-      total += n * 3600;
-    } else if (unit == 'm') {
-      total += n * 60;
-    } else if (unit == 's') {
-      total += n;
-    } else {
-      return std::nullopt;
-    }
-  }
-  return std::chrono::seconds(total);
-}
 
 FaultToleranceReading read_fault_tolerance(const std::map<std::string, std::string>& annotations) {
   FaultToleranceReading out;

@@ -40,10 +40,6 @@ struct FaultToleranceReading {
 };
 FaultToleranceReading read_fault_tolerance(const std::map<std::string, std::string>& annotations);
 
-// Go-style durations as Kubernetes users write them: "90s", "30m", "1h30m", "2h". nullopt when
-// malformed or negative.
-std::optional<std::chrono::seconds> parse_duration(const std::string& text);
-
 // J8: what of the Job's own rules would end it before respool's retries are used; "" if none.
 struct JobRules {
   int backoff_limit = 6;              // spec.backoffLimit (Kubernetes' default 6)

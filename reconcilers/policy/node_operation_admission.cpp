@@ -153,8 +153,8 @@ class Round {
           return Verdict{"PoolReplacing", "N6: no reset starts while a node of pool " + spec.pool +
                                               " is being replaced (" + std::to_string(n) + " now)"};
         }
-        const bool node_upgrading = std::any_of(
-            spec.nodes.begin(), spec.nodes.end(), [&](const std::string& node) {
+        const bool node_upgrading =
+            std::any_of(spec.nodes.begin(), spec.nodes.end(), [&](const std::string& node) {
               auto it = nodes_.find(node);
               return it != nodes_.end() && it->second->state.state == NodeState::Upgrading;
             });

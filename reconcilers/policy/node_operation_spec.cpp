@@ -5,6 +5,7 @@
 
 #include "reconcilers/policy/names.hpp"
 #include "reconcilers/policy/spec_fields.hpp"
+#include "reconcilers/policy/time.hpp"
 
 namespace respool::policy {
 
@@ -39,32 +40,6 @@ std::optional<NodeOperationType> parse_node_operation_type(std::string_view text
 int NodeOperationSpec::reset_concurrency() const {
   const IntOrPercent limit = reset ? reset->max_unavailable : IntOrPercent{1, false};
   return limit.of_rounding_down(int(nodes.size()));
-}
-
-std::expected<std::chrono::seconds, std::string> parse_duration(std::string_view text) {
-  if (text.empty()) return std::unexpected("must be a duration such as 24h, 1h30m or 90s");
-  std::int64_t total = 0;
-  std::size_t i = 0;
-  std::string_view last_unit;
-  while (i < text.size()) {
-    std::int64_t number = 0;
-    const std::size_t digits_start = i;
-    while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
-      number = number * 10 + (text[i] - '0');
-      if (number > 1'000'000'000) return std::unexpected("is too long");
-      ++i;
-    }
-    if (i == digits_start || i == text.size())
-      return std::unexpected("must be a duration such as 24h, 1h30m or 90s");
-    const char unit = text[i++];
-    const std::string_view order = "hms";
-    const auto pos = order.find(unit);
-    if (pos == std::string_view::npos || (!last_unit.empty() && pos <= order.find(last_unit[0])))
-      return std::unexpected("must be a duration such as 24h, 1h30m or 90s");
-    last_unit = order.substr(pos, 1);
-    total += number * (unit == 'h' ? 3600 : unit == 'm' ? 60 : 1);
-  }
-  return std::chrono::seconds(total);
 }
 
 std::expected<NodeOperationSpec, std::vector<Violation>> check_node_operation(const json& object) {

@@ -38,9 +38,6 @@ struct NodeOperationSpec {
   int reset_concurrency() const;
 };
 
-// A Go duration of whole hours, minutes and seconds ("24h", "1h30m", "90s").
-std::expected<std::chrono::seconds, std::string> parse_duration(std::string_view text);
-
 // Reads and checks a NodeOperation object's spec: pool, type, nodes (at least one, none twice),
 // reset options only for Reset and required there (N7), timeout at most 24h (N3).
 std::expected<NodeOperationSpec, std::vector<Violation>> check_node_operation(

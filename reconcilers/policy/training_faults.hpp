@@ -52,8 +52,7 @@ struct RestartLedger {
 
 struct RestartDecision {
   enum class Kind { None, Restart, Exhausted } kind = Kind::None;
-  Fault fault;                               // Restart/Exhausted: the one that decided it
-  Recover before_downgrade = Recover::None;  // J6: set when downgraded
+  Fault fault;  // Restart/Exhausted: the one that decided it
 };
 
 // J3: at most one restart for the faults seen together (the lowest worker index decides it);

@@ -7,6 +7,7 @@
 #include "reconcilers/policy/node_operation_admission.hpp"
 #include "reconcilers/policy/node_operation_ledger.hpp"
 #include "reconcilers/policy/node_operation_spec.hpp"
+#include "reconcilers/policy/time.hpp"
 
 using namespace respool::policy;
 using respool::policy::test::kT0;

@@ -9,6 +9,7 @@
 #include "fixtures.hpp"
 #include "reconcilers/policy/fault_tolerance.hpp"
 #include "reconcilers/policy/running_records.hpp"
+#include "reconcilers/policy/time.hpp"
 #include "reconcilers/policy/training_faults.hpp"
 
 using namespace respool::policy;
@@ -73,8 +74,8 @@ TEST_CASE("J1: the annotations as the documents spell them, and their bounds",
   CHECK_FALSE(window.tolerance);
   CHECK(window.problems.at(0).annotation == "respool.io/hang-timeout");
 
-  CHECK(parse_duration("2h") == 2h);
-  CHECK(parse_duration("90s") == 90s);
+  CHECK(*parse_duration("2h") == 2h);
+  CHECK(*parse_duration("90s") == 90s);
   CHECK_FALSE(parse_duration("30"));
   CHECK_FALSE(parse_duration("5d"));
   CHECK_FALSE(parse_duration("-5m"));
