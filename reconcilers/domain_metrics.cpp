@@ -48,7 +48,16 @@ DomainMetrics::DomainMetrics(runtime::Registry& registry)
       driver_upgrade_nodes_(registry.gauge(
           "respool_driver_upgrade_nodes",
           "GPU/NPU nodes of a pool by driver-upgrade state (respool.io/driver-upgrade-state).",
-          {"pool", "state"})) {}
+          {"pool", "state"})),
+      job_restarts_(registry.counter("respool_job_restarts_total",
+                                     "Training jobs restarted by respool, by recovery (J3-J6).",
+                                     {"pool", "recover"})),
+      job_hangs_(registry.counter("respool_job_hangs_total",
+                                  "Training jobs found hung: every worker silent (J5).", {"pool"})),
+      fault_tolerant_jobs_(registry.gauge(
+          "respool_fault_tolerant_jobs",
+          "Training jobs of a pool under respool's fault tolerance (running or restarting).",
+          {"pool"})) {}
 
 void DomainMetrics::set_pool_nodes(
     const std::string& pool,
@@ -146,6 +155,24 @@ void DomainMetrics::set_driver_upgrade_nodes(
     }
     auto it = by_state->find(name);
     driver_upgrade_nodes_.with({pool, name})->set(it == by_state->end() ? 0 : it->second);
+  }
+}
+
+void DomainMetrics::count_job_restart(const std::string& pool, const std::string& recover) {
+  job_restarts_.with({pool, recover})->inc();
+}
+
+void DomainMetrics::count_job_hang(const std::string& pool) {
+  job_hangs_.with({pool})->inc();
+}
+
+void DomainMetrics::set_fault_tolerant_jobs(const std::map<std::string, int>& by_pool) {
+  std::lock_guard lock(mu_);
+  for (const auto& pool : fault_tolerant_pools_)
+    if (!by_pool.contains(pool)) fault_tolerant_jobs_.with({pool})->set(0);
+  for (const auto& [pool, count] : by_pool) {
+    fault_tolerant_jobs_.with({pool})->set(count);
+    fault_tolerant_pools_.insert(pool);
   }
 }
 

@@ -4,7 +4,9 @@
 // operations respool_node_operations_total{type,result}, respool_nodes_in_operation{pool,type},
 // respool_replacements_in_window{pool}, respool_replacement_limit{pool} (N1) and
 // respool_concurrent_replacement_limit{pool} (N2); for driver upgrades
-// respool_driver_upgrade_nodes{pool,state} (every state of the node machine, 0 when none).
+// respool_driver_upgrade_nodes{pool,state} (every state of the node machine, 0 when none); for
+// training jobs respool_job_restarts_total{pool,recover}, respool_job_hangs_total{pool} and
+// respool_fault_tolerant_jobs{pool}.
 
 #include <map>
 #include <mutex>
@@ -41,6 +43,11 @@ class DomainMetrics {
   // are 0. nullopt (the pool sets no driver) removes the pool's series.
   void set_driver_upgrade_nodes(const std::string& pool,
                                 const std::optional<std::map<std::string, int>>& by_state);
+  // A training job restarted (recover: proc_restart, job_reschedule, ...) or found hung.
+  void count_job_restart(const std::string& pool, const std::string& recover);
+  void count_job_hang(const std::string& pool);
+  // Fault-tolerant jobs by pool; pools not given go to 0.
+  void set_fault_tolerant_jobs(const std::map<std::string, int>& by_pool);
 
  private:
   runtime::GaugeFamily& pool_nodes_;
@@ -53,6 +60,10 @@ class DomainMetrics {
   runtime::GaugeFamily& replacement_limit_;
   runtime::GaugeFamily& concurrent_replacement_limit_;
   runtime::GaugeFamily& driver_upgrade_nodes_;
+  runtime::CounterFamily& job_restarts_;
+  runtime::CounterFamily& job_hangs_;
+  runtime::GaugeFamily& fault_tolerant_jobs_;
+  std::set<std::string> fault_tolerant_pools_;
   std::mutex mu_;
   std::map<std::string, std::set<std::vector<std::string>>> pool_series_;  // to remove on change
   std::set<std::vector<std::string>> free_series_;

@@ -133,6 +133,56 @@ ConditionStatus ready_condition(sj::value conditions) {
   return ready;
 }
 
+// A pod's conditions: Ready, and the reason of a DisruptionTarget that is True.
+void decode_pod_conditions(sj::value conditions, Pod& pod) {
+  if (conditions.is_null()) return;
+  for (auto c : conditions.get_array()) {
+    std::string_view type, status, reason;
+    for (auto field : c.get_object()) {
+      std::string_view key = field.unescaped_key();
+      if (key == "type")
+        type = field.value().get_string();
+      else if (key == "status")
+        status = field.value().get_string();
+      else if (key == "reason")
+        reason = string_or_empty(field.value());
+    }
+    if (type == "Ready")
+      pod.ready = status == "True";
+    else if (type == "DisruptionTarget" && status == "True")
+      pod.disruption = Atom(reason.empty() ? type : reason);
+  }
+}
+
+// containerStatuses: restarts summed, the latest start of a running container, and the exit
+// code of the first container that terminated with a failure.
+void decode_container_statuses(sj::value statuses, Pod& pod) {
+  if (statuses.is_null()) return;
+  for (auto c : statuses.get_array()) {
+    for (auto field : c.get_object()) {
+      std::string_view key = field.unescaped_key();
+      if (key == "restartCount") {
+        pod.restart_count += static_cast<std::int32_t>(field.value().get_int64());
+      } else if (key == "state") {
+        for (auto state : field.value().get_object()) {
+          std::string_view kind = state.unescaped_key();
+          if (kind != "running" && kind != "terminated") continue;
+          for (auto f : state.value().get_object()) {
+            std::string_view fk = f.unescaped_key();
+            if (kind == "running" && fk == "startedAt") {
+              if (auto at = time_or_none(f.value()); at && *at > pod.started_at)
+                pod.started_at = *at;
+            } else if (kind == "terminated" && fk == "exitCode") {
+              auto code = static_cast<std::int32_t>(f.value().get_int64());
+              if (code != 0 && !pod.exit_code) pod.exit_code = code;
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
 void decode(sj::value v, Node& node, const DecodeOptions& options) {
   const auto* filter = options.keep_annotations.empty() ? nullptr : &options.keep_annotations;
   for (auto field : v.get_object()) {
@@ -214,6 +264,8 @@ void decode(sj::value v, Pod& pod, const DecodeOptions& options) {
           container_requests(s.value(), pod.requests, true);
         else if (sk == "initContainers")
           container_requests(s.value(), init, false);
+        else if (sk == "restartPolicy")
+          pod.restart_policy = Atom(string_or_empty(s.value()));
       }
     } else if (key == "status") {
       for (auto s : field.value().get_object()) {
@@ -221,7 +273,9 @@ void decode(sj::value v, Pod& pod, const DecodeOptions& options) {
         if (sk == "phase")
           pod.phase = Atom(string_or_empty(s.value()));
         else if (sk == "conditions")
-          pod.ready = ready_condition(s.value()) == ConditionStatus::True;
+          decode_pod_conditions(s.value(), pod);
+        else if (sk == "containerStatuses")
+          decode_container_statuses(s.value(), pod);
       }
     }
   }

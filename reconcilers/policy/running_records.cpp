@@ -5,16 +5,6 @@
 
 namespace respool::policy {
 
-namespace {
-
-std::optional<Recover> parse_recover(const std::string& text) {
-  for (Recover r : {Recover::None, Recover::ProcRestart, Recover::JobReschedule,
-                    Recover::JobRescheduleWithTaint})
-    if (to_string(r) == text) return r;
-  return std::nullopt;
-}
-
-}  // namespace
 
 void start_run(std::vector<RunningRecord>& records, StartType type, TimePoint at) {
   RunningRecord r;

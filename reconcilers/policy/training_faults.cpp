@@ -18,6 +18,13 @@ std::string_view to_string(Recover recover) {
   return "";
 }
 
+std::optional<Recover> parse_recover(std::string_view text) {
+  for (Recover r : {Recover::None, Recover::ProcRestart, Recover::JobReschedule,
+                    Recover::JobRescheduleWithTaint})
+    if (to_string(r) == text) return r;
+  return std::nullopt;
+}
+
 std::optional<Fault> classify(const WorkerEnd& end, const FaultTolerance& tolerance) {
   Fault f;
   f.worker = end.index;

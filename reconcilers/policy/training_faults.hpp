@@ -5,6 +5,7 @@
 // Job (RestartLedger), so that a restarted operator neither repeats nor forgets a restart.
 
 #include <chrono>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -18,6 +19,7 @@ namespace respool::policy {
 // The recovery used after a run ends (the documents' end_recover values respool uses).
 enum class Recover { None, ProcRestart, JobReschedule, JobRescheduleWithTaint };
 std::string_view to_string(Recover recover);  // "", "proc_restart", "job_reschedule", ...
+std::optional<Recover> parse_recover(std::string_view text);  // nullopt: not one of them
 
 // A worker pod that ended or was removed, as observed.
 struct WorkerEnd {
@@ -35,11 +37,27 @@ struct Fault {
   std::string reason;  // the record's endReason: "node n-3 not ready (A050202)", "exit with 1"
   Recover recover = Recover::JobReschedule;
   bool exclude_node = false;  // J4: a healthy-looking node kept out of the next run (NotIn term)
+  bool operator==(const Fault&) const = default;
 };
 
 // J2 and J4: the fault this worker's end is, or nullopt (it is not one: a plain failure without
 // unconditional retry, or a success).
 std::optional<Fault> classify(const WorkerEnd& end, const FaultTolerance& tolerance);
+
+// A job-level restart under way: the Job is suspended until its old pods are gone.
+struct Restarting {
+  Fault fault;
+  Recover before_downgrade = Recover::None;  // J6: proc_restart when a hang was downgraded
+  bool operator==(const Restarting&) const = default;
+};
+
+// An in-place restart under way (J5): each running worker whose restarts still number what
+// they did when it was decided has its process stopped, once.
+struct Killing {
+  TimePoint at{};
+  std::map<int, int> restart_counts;  // worker index → its pod's restartCount at the decision
+  bool operator==(const Killing&) const = default;
+};
 
 // What respool persists on the Job (annotation respool.io/fault-tolerance) about its restarts.
 struct RestartLedger {
@@ -47,6 +65,14 @@ struct RestartLedger {
   int hang_restarts = 0;  // consecutive in-place restarts upon a hang (J5)
   bool exhausted_said = false;
   std::optional<TimePoint> restarting_since;  // a job_reschedule under way (suspended)
+  // Which run the Job's pods belong to: pods carry it as the label respool.io/run (none: 0),
+  // set on the pod template when a restarted Job resumes.
+  int run = 0;
+  std::optional<Restarting> restarting;  // set with restarting_since
+  std::optional<TimePoint> last_hang_restart;
+  std::optional<Killing> killing;
+  std::vector<std::string> excluded_nodes;  // kept out by a NotIn term (J4), in order
+  bool job_rules_warned = false;            // J8's event was given
   bool operator==(const RestartLedger&) const = default;
 };
 

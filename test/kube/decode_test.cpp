@@ -26,7 +26,42 @@ const char* kPod = R"json({"metadata":{"name":"p","namespace":"ns","uid":"u","re
    "initContainers":[{"name":"i","resources":{"requests":{"cpu":"4"}}}]},
  "status":{"phase":"Running","conditions":[{"type":"Ready","status":"True"}]}})json";
 
+// A training worker that failed after a restart, marked by the taint manager.
+const char* kWorker = R"json({"metadata":{"name":"w-2","namespace":"ml","uid":"w",
+ "labels":{"batch.kubernetes.io/job-completion-index":"2"}},
+ "spec":{"nodeName":"gpu-3","restartPolicy":"OnFailure","containers":[{"name":"train"},{"name":"side"}]},
+ "status":{"phase":"Failed","conditions":[{"type":"Ready","status":"False"},
+   {"type":"DisruptionTarget","status":"True","reason":"DeletionByTaintManager"}],
+   "containerStatuses":[
+    {"name":"train","restartCount":2,"state":{"terminated":{"exitCode":137,"reason":"Error"}},
+     "lastState":{"terminated":{"exitCode":1}}},
+    {"name":"side","restartCount":1,"state":{"running":{"startedAt":"2026-03-01T10:00:05Z"}}}]}})json";
+
 }  // namespace
+
+TEST_CASE("a worker pod keeps its restart policy, disruption, restarts, exit code and start",
+          "[kube][decode]") {
+  auto pod = decode_object<Pod>(kWorker, {});
+  REQUIRE(pod);
+  CHECK(pod->restart_policy == "OnFailure");
+  CHECK(pod->disruption == "DeletionByTaintManager");
+  CHECK(pod->restart_count == 3);
+  CHECK(pod->exit_code == std::optional<std::int32_t>(137));
+  CHECK(pod->started_at == *parse_time("2026-03-01T10:00:05Z"));
+  CHECK_FALSE(pod->ready);
+  CHECK(pod->terminal());
+
+  // A healthy running pod: none of them, and a DisruptionTarget that is False does not count.
+  auto plain = decode_object<Pod>(
+      R"({"metadata":{"name":"p"},"status":{"phase":"Running","conditions":[
+        {"type":"DisruptionTarget","status":"False","reason":"PreemptionByScheduler"}],
+        "containerStatuses":[{"restartCount":0,"state":{"terminated":{"exitCode":0}}}]}})",
+      {});
+  REQUIRE(plain);
+  CHECK(plain->disruption.empty());
+  CHECK_FALSE(plain->exit_code);
+  CHECK(plain->started_at == TimePoint{});
+}
 
 TEST_CASE("a node decodes into its compact form", "[kube][decode]") {
   auto node = decode_object<Node>(kNode, {});
