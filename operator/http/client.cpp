@@ -6,6 +6,7 @@
 
 #include "operator/http/client_connection.hpp"
 #include "operator/http/tls_context.hpp"
+#include "operator/http/websocket_client.hpp"
 
 namespace respool::http {
 
@@ -199,6 +200,19 @@ std::expected<std::unique_ptr<Stream>, NetError> Client::open(
     return Opened{detail::make_stream(std::move(t), std::move(parser), what)};
   });
   return std::move(outcome.result);
+}
+
+std::expected<WebSocketUpgrade, NetError> Client::open_websocket(
+    const Request& request, const std::vector<std::string>& protocols, Clock::time_point deadline,
+    std::stop_token stop) {
+  if (stop.stop_requested()) {
+    return std::unexpected(NetError{NetError::Kind::Cancelled, "WebSocket: cancelled"});
+  }
+  auto transport = impl_->connect(deadline);  // never pooled: the session owns its connection
+  if (!transport) return std::unexpected(transport.error());
+  return detail::websocket_handshake(std::move(*transport), request, impl_->options.endpoint,
+                                     protocols, deadline, std::move(stop),
+                                     "WebSocket " + request.target + " on " + impl_->peer);
 }
 
 }  // namespace respool::http

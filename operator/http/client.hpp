@@ -8,11 +8,16 @@
 #include <expected>
 #include <memory>
 #include <optional>
+#include <stop_token>
 #include <string>
+#include <vector>
 
 #include "operator/http/message.hpp"
 
 namespace respool::http {
+
+class WebSocket;
+struct WebSocketUpgrade;  // websocket_client.hpp
 
 struct NetError {
   enum class Kind {
@@ -75,6 +80,15 @@ class Client {
   // through the Stream. The connection is not returned to the pool.
   std::expected<std::unique_ptr<Stream>, NetError> open(const Request& request,
                                                         std::chrono::milliseconds header_timeout);
+
+  // Opens a WebSocket session on a new connection: `request` (GET, target, headers such as
+  // Authorization) goes as the opening handshake, offering `protocols` in order of preference;
+  // a subprotocol the server picks outside them is a Protocol error. A refusal (any status but
+  // 101) is an answer, not an error. The deadline bounds connect, TLS and the handshake; a stop
+  // request on `stop` aborts the handshake and, later, the session's reads (Cancelled).
+  std::expected<WebSocketUpgrade, NetError> open_websocket(
+      const Request& request, const std::vector<std::string>& protocols,
+      std::chrono::steady_clock::time_point deadline, std::stop_token stop = {});
 
   const ClientOptions& options() const;
 

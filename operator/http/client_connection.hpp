@@ -6,7 +6,9 @@
 
 #include <expected>
 #include <memory>
+#include <stop_token>
 #include <string>
+#include <vector>
 
 #include "operator/http/client.hpp"
 #include "operator/http/transport.hpp"
@@ -47,5 +49,11 @@ using StreamParser = beast::http::response_parser<beast::http::buffer_body>;
 // A Stream over a connection whose response head has been read into `parser`.
 std::unique_ptr<Stream> make_stream(std::unique_ptr<Transport> transport,
                                     std::unique_ptr<StreamParser> parser, std::string peer);
+
+// The opening handshake of a WebSocket session on a new connection (websocket_client.cpp).
+std::expected<WebSocketUpgrade, NetError> websocket_handshake(
+    std::unique_ptr<Transport> transport, const Request& request, const Url& endpoint,
+    const std::vector<std::string>& protocols, Clock::time_point deadline, std::stop_token stop,
+    std::string what);
 
 }  // namespace respool::http::detail

@@ -10,6 +10,7 @@
 
 #include <simdjson.h>
 
+#include "operator/kube/network_error.hpp"
 #include "operator/kube/request_limiter.hpp"
 
 namespace respool::kube {
@@ -61,23 +62,6 @@ class Query {
  private:
   std::string text_;
 };
-
-Error network_error(const http::NetError& e) {
-  Error err;
-  switch (e.kind) {
-    case http::NetError::Kind::Timeout:
-      err.kind = Error::Kind::Timeout;
-      break;
-    case http::NetError::Kind::Cancelled:
-      err.kind = Error::Kind::Cancelled;
-      break;
-    default:
-      err.kind = Error::Kind::Network;
-      break;
-  }
-  err.message = std::string(http::to_string(e.kind)) + ": " + e.message;
-  return err;
-}
 
 std::optional<std::chrono::seconds> retry_after_header(const http::Headers& headers) {
   auto v = headers.get("Retry-After");
@@ -438,6 +422,42 @@ Result<std::unique_ptr<WatchStream>> Client::watch(const Resource& r, std::strin
 Result<http::Response> Client::request(std::string_view method, std::string_view target,
                                        std::string body, std::string_view content_type) {
   return impl_->execute(method, target, body, content_type);
+}
+
+namespace {
+// The request never reached the server: trying again cannot run the command twice.
+bool never_connected(const http::NetError& e) {
+  return e.kind == http::NetError::Kind::Resolve || e.kind == http::NetError::Kind::Connect;
+}
+}  // namespace
+
+Result<ExecResult> Client::exec(std::string_view ns, std::string_view pod,
+                                std::string_view container, const std::vector<std::string>& command,
+                                const ExecOptions& options) {
+  using Clock = std::chrono::steady_clock;
+  if (command.empty()) return fail(Error::Kind::Invalid, "exec: the command is empty");
+  const auto timeout =
+      options.timeout.count() > 0 ? options.timeout : impl_->options.request_timeout;
+  const Clock::time_point deadline = Clock::now() + timeout;
+  const std::string target = detail::exec_target(ns, pod, container, command, options);
+  for (int attempt = 0;; ++attempt) {
+    impl_->limiter.acquire();
+    auto start = Clock::now();
+    auto upgrade = impl_->http->open_websocket(impl_->make_request("GET", target, {}, {}),
+                                               detail::exec_protocols(), deadline, options.stop);
+    if (!upgrade) {
+      impl_->observe("GET", 0, start);
+      const auto wait = impl_->backoff(attempt);
+      if (!never_connected(upgrade.error()) || attempt >= impl_->options.max_retries ||
+          options.stop.stop_requested() || Clock::now() + wait >= deadline) {
+        return std::unexpected(network_error(upgrade.error()));
+      }
+      std::this_thread::sleep_for(wait);
+      continue;
+    }
+    impl_->observe("GET", upgrade->status, start);
+    return detail::finish_exec(std::move(*upgrade), deadline);
+  }
 }
 
 }  // namespace respool::kube

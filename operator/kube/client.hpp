@@ -13,6 +13,7 @@
 
 #include "operator/kube/config.hpp"
 #include "operator/kube/error.hpp"
+#include "operator/kube/exec.hpp"
 #include "operator/kube/resource.hpp"
 
 namespace respool::kube {
@@ -114,6 +115,14 @@ class Client {
   Result<void> evict(std::string_view ns, std::string_view pod, const DeleteOptions& options = {});
   Result<std::unique_ptr<WatchStream>> watch(const Resource& r, std::string_view ns,
                                              const WatchOptions& options);
+  // Runs `command` in a container of a pod through pods/exec (a WebSocket, see exec.hpp) and
+  // waits for it to end. A non-zero exit is a result (exit_code), not an error. Errors: the
+  // server's refusal (NotFound pod, Forbidden, BadRequest container), Timeout, Cancelled,
+  // Network. Counted by the limiter and `observe` as a "GET" (observed at the handshake). Not
+  // retried once the request went out (a command may not be idempotent); a connection that
+  // could not be opened at all is tried again, as other requests are.
+  Result<ExecResult> exec(std::string_view ns, std::string_view pod, std::string_view container,
+                          const std::vector<std::string>& command, const ExecOptions& options = {});
 
   // Any request, with auth, limiter and retries; for what the typed calls do not cover.
   Result<http::Response> request(std::string_view method, std::string_view target,
