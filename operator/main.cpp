@@ -40,6 +40,7 @@ struct Flags {
   std::string audit_log = "-";
   std::string operator_namespace = env_or("POD_NAMESPACE", "respool-system");
   std::string job_selector;
+  bool training_jobs = true;
   double kube_api_qps = 50;
   int kube_api_burst = 100;
   std::chrono::nanoseconds shutdown_timeout = std::chrono::seconds(30);
@@ -79,6 +80,9 @@ void add_flags(runtime::FlagSet& set, Flags& f) {
   set.add_string("job-selector", &f.job_selector,
                  "Label selector of the pods that count as jobs (default: every pod not owned by a "
                  "DaemonSet)");
+  set.add_bool("training-jobs", &f.training_jobs,
+               "Run the training-job controller: restarts of batch/v1 Jobs with fault-tolerance/* "
+               "annotations (needs jobs, pods/log and pods/exec in every namespace)");
   set.add_double("kube-api-qps", &f.kube_api_qps, "Client-side limit of API requests per second");
   set.add_int("kube-api-burst", &f.kube_api_burst, "Burst of the client-side limit");
   set.add_duration("graceful-shutdown-timeout", &f.shutdown_timeout,
@@ -169,6 +173,7 @@ int main(int argc, char** argv) {
   reconciler_options.operator_namespace = flags.operator_namespace;
   reconciler_options.job_selector = flags.job_selector;
   reconciler_options.workers = flags.workers;
+  reconciler_options.training_jobs = flags.training_jobs;
   auto op = reconcilers::setup(m, reconciler_options);
   if (!op) {
     runtime::log::error("main", "cannot set up the controllers", {{"error", op.error()}});

@@ -26,6 +26,7 @@ inline constexpr const char* kByPool = "pool";      // nodes, plug-ins, reset Jo
 inline constexpr const char* kByFlavor = "flavor";  // nodes: the flavor label's value
 inline constexpr const char* kByNode = "node";      // pods: spec.nodeName
 inline constexpr const char* kByNetwork = "network";  // pools: spec.network
+inline constexpr const char* kByJob = "job";  // pods: "namespace/name" of their controlling Job
 
 struct Caches {
   runtime::Informer<kube::Unstructured>* networks = nullptr;
@@ -35,6 +36,8 @@ struct Caches {
   runtime::Informer<kube::Unstructured>* plugins = nullptr;     // DaemonSets respool installed
   runtime::Informer<kube::Unstructured>* operations = nullptr;  // NodeOperations
   runtime::Informer<kube::Unstructured>* reset_jobs = nullptr;  // Jobs respool runs on nodes
+  // Every Job; whole only for training jobs (fault-tolerance/* annotations), else metadata.
+  runtime::Informer<kube::Unstructured>* training_jobs = nullptr;
 };
 
 struct Context {

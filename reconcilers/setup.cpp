@@ -8,6 +8,7 @@
 #include "reconcilers/policy/keys.hpp"
 #include "reconcilers/policy/node_state.hpp"
 #include "reconcilers/resourcepool/pool_reconciler.hpp"
+#include "reconcilers/trainingjob/training_job_setup.hpp"
 
 namespace respool::reconcilers {
 
@@ -45,6 +46,7 @@ class OperatorImpl final : public Operator {
   std::unique_ptr<PoolReconciler> pools;
   std::unique_ptr<OperationReconciler> operations;
   std::unique_ptr<DriverReconciler> drivers;
+  std::unique_ptr<TrainingJobReconciler> training_jobs;
   ~OperatorImpl() override {
     if (catalog) catalog->stop();
   }
@@ -277,6 +279,9 @@ std::expected<std::unique_ptr<Operator>, std::string> setup(runtime::Manager& ma
         if (!node) return std::vector<std::string>{};
         return label_values(node->meta.labels, policy::kPoolLabel);
       }));
+
+  if (options.training_jobs)
+    op->training_jobs = add_training_job_controller(manager, ctx, options.workers);
 
   // respool_free_nodes: recomputed on node changes by a one-key controller, at most once per
   // second: a gauge scraped every few seconds gains nothing from a recount per node event, and

@@ -16,6 +16,7 @@ struct Options {
   std::string operator_namespace;      // where plug-ins without a namespace go
   std::string job_selector;            // label selector of pods that count as jobs ("" = all)
   int workers = 2;                     // per controller
+  bool training_jobs = true;           // the training-job controller (--training-jobs)
 };
 
 // Owns what the controllers share; lives as long as the manager runs.
