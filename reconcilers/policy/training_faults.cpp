@@ -53,7 +53,8 @@ std::optional<Fault> classify(const WorkerEnd& end, const FaultTolerance& tolera
 RestartDecision decide_restart(std::span<const Fault> faults, const FaultTolerance& tolerance,
                                const RestartLedger& ledger) {
   RestartDecision d;
-  if (faults.empty() || ledger.restarting_since) return d;
+  // Without job-retry-num the job asked for no restarts upon faults (hang-retry alone).
+  if (faults.empty() || ledger.restarting_since || tolerance.retries == 0) return d;
   d.fault = *std::min_element(faults.begin(), faults.end(),
                               [](const Fault& a, const Fault& b) { return a.worker < b.worker; });
   if (ledger.retries_used >= tolerance.retries) {

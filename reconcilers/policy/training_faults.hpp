@@ -83,7 +83,7 @@ struct RestartDecision {
 
 // J3: at most one restart for the faults seen together (the lowest worker index decides it);
 // each uses a retry; none left: Exhausted, said once (then None). A restart under way takes no
-// new one.
+// new one; a job without job-retry-num (hang-retry alone) none at all.
 RestartDecision decide_restart(std::span<const Fault> faults, const FaultTolerance& tolerance,
                                const RestartLedger& ledger);
 

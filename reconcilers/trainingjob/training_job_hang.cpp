@@ -2,7 +2,6 @@
 // through pods/exec.
 #include <algorithm>
 
-#include "operator/runtime/log.hpp"
 #include "reconcilers/trainingjob/training_job_observed.hpp"
 #include "reconcilers/trainingjob/training_job_reconciler.hpp"
 #include "reconcilers/trainingjob/worker_output.hpp"
@@ -42,9 +41,8 @@ std::expected<runtime::ReconcileResult, std::string> TrainingJobReconciler::chec
     auto output =
         last_output(*ctx_.client, {o.job->meta.namespace_.str(), w->pod, o.container, window, now});
     if (!output) {
-      runtime::log::info("trainingjob", "log read failed",
-                         {{"job", o.key}, {"pod", w->pod}, {"error", output.error().message}});
-      return runtime::ReconcileResult::after(std::chrono::seconds(10));
+      return std::unexpected("hang check: read the log of pod " + w->pod + ": " +
+                             output.error().describe());
     }
     policy::WorkerLog log{w->index, {}};
     if (*output) {
@@ -107,7 +105,7 @@ std::expected<runtime::ReconcileResult, std::string> TrainingJobReconciler::kill
     }
     auto r = ctx_.client->exec(o.job->meta.namespace_.view(), w->pod, o.container, command);
     if (!r) {
-      failures += "; " + w->pod + ": " + r.error().message;
+      failures += "; " + w->pod + ": " + r.error().describe();
       continue;
     }
     if (r->exit_code != 0) {
@@ -118,13 +116,10 @@ std::expected<runtime::ReconcileResult, std::string> TrainingJobReconciler::kill
     std::lock_guard lock(mu_);
     killed_.insert(once);
   }
-  if (!failures.empty()) {
-    ctx_.events->event(
-        {"batch/v1", "Job", o.job->meta.name, o.job->meta.namespace_.str(), o.job->meta.uid.str()},
-        runtime::EventType::Warning, "RestartInPlaceFailed", "Restart",
-        "stopping the training process failed" + failures);
-    return runtime::ReconcileResult::after(std::chrono::seconds(30));
-  }
+  // Reported on the Job (ReconcileFailed) and retried with backoff.
+  if (!failures.empty())
+    return std::unexpected("restart in place: stopping the training process failed" + failures);
+  // The restarts reach the controller through the pods cache; this is the fallback.
   return runtime::ReconcileResult::after(std::chrono::seconds(30));
 }
 

@@ -30,7 +30,7 @@ std::expected<ReconcileResult, std::string> after_write(const kube::Result<void>
                                                         const std::string& key) {
   if (written) return ReconcileResult::done();
   if (lost_race(written.error())) return ReconcileResult{true, {}};
-  return std::unexpected("patch job " + key + ": " + written.error().message);
+  return std::unexpected("patch job " + key + ": " + written.error().describe());
 }
 
 }  // namespace
@@ -42,6 +42,19 @@ bool TrainingJobReconciler::is_candidate(const kube::ObjectMeta& meta) {
 }
 
 std::expected<ReconcileResult, std::string> TrainingJobReconciler::reconcile(
+    const std::string& key) {
+  auto result = reconcile_job(key);
+  // A failure is also said on the Job, where `kubectl describe job` shows it: the log alone
+  // would leave a job that is not restarted, and nothing saying why (a 403 names the permission).
+  if (!result) {
+    if (auto job = ctx_.caches.training_jobs->store().get(key))
+      ctx_.events->event(job_reference(*job), runtime::EventType::Warning, "ReconcileFailed",
+                         "Reconcile", result.error());
+  }
+  return result;
+}
+
+std::expected<ReconcileResult, std::string> TrainingJobReconciler::reconcile_job(
     const std::string& key) {
   auto observed = observe_job(ctx_, key);
   if (!observed || !observed->reading.tolerance) {

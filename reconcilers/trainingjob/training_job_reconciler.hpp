@@ -35,6 +35,7 @@ class TrainingJobReconciler {
   static bool is_candidate(const kube::ObjectMeta& meta);
 
  private:
+  std::expected<runtime::ReconcileResult, std::string> reconcile_job(const std::string& key);
   std::expected<runtime::ReconcileResult, std::string> act(const ObservedJob& job,
                                                            const policy::JobStep& step);
   std::expected<runtime::ReconcileResult, std::string> check_hang(const ObservedJob& job,

@@ -225,6 +225,11 @@ TEST_CASE("J3: a job resumed by hand mid-restart; a finished job closes its run"
   apply(done, close);
   CHECK(next_step(done, kT0 + 4h).kind == Kind::None);
 
+  // hang-retry alone: a fault is no business of respool's (no restarts were asked for).
+  TrainingJob hang_only = running_job(0, false, true);
+  node_not_ready(hang_only.workers[2]);
+  CHECK(next_step(hang_only, kT0).kind == Kind::WatchHang);
+
   TrainingJob paused = running_job(3);
   paused.suspended = true;  // suspended by its owner: nothing to judge
   node_not_ready(paused.workers[1]);
