@@ -71,16 +71,19 @@ HangDecision decide_hang(std::span<const WorkerLog> running, const FaultToleranc
   HangDecision d;
   if (running.empty()) return d;
   TimePoint latest = running.front().last_output, earliest = running.front().last_output;
+  bool all_wrote = true;
   for (const WorkerLog& w : running) {
     latest = std::max(latest, w.last_output);
     earliest = std::min(earliest, w.last_output);
+    all_wrote = all_wrote && !w.silent;
   }
   const auto window = tolerance.hang_timeout;
   if (now - latest < window) {
     // Not hung: when it could be, at the earliest.
     d.next_check = latest + window;
     // J5: every worker logged since the last hang restart, for a whole window: the count resets.
-    d.reset_count = ledger.hang_restarts > 0 && last_hang_restart &&
+    // A container that restarted and has written nothing yet is no progress.
+    d.reset_count = all_wrote && ledger.hang_restarts > 0 && last_hang_restart &&
                     earliest > *last_hang_restart && now - *last_hang_restart >= window;
     return d;
   }

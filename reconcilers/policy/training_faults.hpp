@@ -91,6 +91,9 @@ RestartDecision decide_restart(std::span<const Fault> faults, const FaultToleran
 struct WorkerLog {
   int index = 0;
   TimePoint last_output{};
+  // Nothing written within the window: last_output is then the container's start (or the
+  // window's beginning), which is no sign of progress.
+  bool silent = false;
 };
 struct HangDecision {
   bool hung = false;

@@ -52,6 +52,7 @@ std::expected<runtime::ReconcileResult, std::string> TrainingJobReconciler::chec
       auto started = o.started_at.find(w->index);
       log.last_output = std::max(
           started == o.started_at.end() ? policy::TimePoint{} : started->second, now - window);
+      log.silent = true;
       if (silent < 0) silent = w->index;
     }
     logs.push_back(log);

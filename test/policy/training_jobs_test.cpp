@@ -184,6 +184,12 @@ TEST_CASE("J5: a hang is every running worker silent for the window; at most 3 i
   // A worker silent since before the restart: the count stays.
   std::vector<WorkerLog> one_silent = {{0, kT0 - 1min}, {1, kT0 + 31min}};
   CHECK_FALSE(decide_hang(one_silent, t, after, restarted, false, kT0 + 31min).reset_count);
+  // Restarted a window ago but silent since: its start is no progress, the count stays (the
+  // in-place restart's containers start after the kill, and write nothing while still hung).
+  std::vector<WorkerLog> started_only = {{0, kT0 + 1min, true}, {1, kT0 + 2min, true}};
+  auto quiet = decide_hang(started_only, t, after, restarted, false, kT0 + 31min);
+  CHECK_FALSE(quiet.hung);
+  CHECK_FALSE(quiet.reset_count);
   // No running worker: nothing to decide.
   CHECK_FALSE(decide_hang({}, t, ledger, std::nullopt, false, kT0 + 5h).hung);
 }
