@@ -29,21 +29,22 @@ Json job(const std::string& name, const std::string& pool, int workers, bool gpu
     container["resources"] = {{"requests", {{"nvidia.com/gpu", "8"}}},
                               {"limits", {{"nvidia.com/gpu", "8"}}}};
   }
-  return {{"apiVersion", "batch/v1"},
-          {"kind", "Job"},
-          {"metadata", {{"name", name}, {"namespace", "default"}, {"annotations", annotations}}},
+  return {
+      {"apiVersion", "batch/v1"},
+      {"kind", "Job"},
+      {"metadata", {{"name", name}, {"namespace", "default"}, {"annotations", annotations}}},
+      {"spec",
+       {{"completionMode", "Indexed"},
+        {"completions", workers},
+        {"parallelism", workers},
+        {"backoffLimit", 100},
+        {"template",
+         {{"metadata", {{"annotations", {{"sandbox.respool.io/log-interval", "10"}}}}},
           {"spec",
-           {{"completionMode", "Indexed"},
-            {"completions", workers},
-            {"parallelism", workers},
-            {"backoffLimit", 100},
-            {"template",
-             {{"metadata", {{"annotations", {{"sandbox.respool.io/log-interval", "10"}}}}},
-              {"spec",
-               {{"restartPolicy", "OnFailure"},
-                {"nodeSelector", {{"respool.io/pool", pool}}},
-                {"tolerations", Json::array({{{"key", "respool.io/pool"}, {"operator", "Exists"}}})},
-                {"containers", Json::array({container})}}}}}}}};
+           {{"restartPolicy", "OnFailure"},
+            {"nodeSelector", {{"respool.io/pool", pool}}},
+            {"tolerations", Json::array({{{"key", "respool.io/pool"}, {"operator", "Exists"}}})},
+            {"containers", Json::array({container})}}}}}}}};
 }
 
 void pool(kube::Client& c, const std::string& name, const std::string& flavor, int count) {
@@ -73,8 +74,8 @@ std::vector<std::pair<int, std::string>> running(kube::Client& c, const std::str
   std::vector<std::pair<int, std::string>> out;
   for (const auto& p : pods["items"]) {
     const Json labels = p["metadata"].value("labels", Json::object());
-    if (labels.value("respool.io/run", "0") != run ||
-        p["status"].value("phase", "") != "Running" || p["metadata"].contains("deletionTimestamp"))
+    if (labels.value("respool.io/run", "0") != run || p["status"].value("phase", "") != "Running" ||
+        p["metadata"].contains("deletionTimestamp"))
       continue;
     out.emplace_back(std::stoi(labels.value("batch.kubernetes.io/job-completion-index", "0")),
                      p["spec"].value("nodeName", ""));
@@ -171,15 +172,17 @@ int main(int argc, char** argv) {
     }
     real_s.push_back(std::chrono::duration<double>(Steady::now() - start).count());
     sim_s.push_back(std::chrono::duration<double>(clock.now() - sim).count());
-    std::printf("restart %d: node %s NotReady -> 8 workers of run %s running: %.2f s (%.0f "
-                "simulated s)\n",
-                r, node.c_str(), next.c_str(), real_s.back(), sim_s.back());
+    std::printf(
+        "restart %d: node %s NotReady -> 8 workers of run %s running: %.2f s (%.0f "
+        "simulated s)\n",
+        r, node.c_str(), next.c_str(), real_s.back(), sim_s.back());
     must(c.patch(kube::resources::nodes, "", node, kube::PatchType::Merge,
                  Json{{"metadata", {{"annotations", {{"sandbox.respool.io/fault", nullptr}}}}}}),
          "heal");
   }
-  std::printf("median of %d: %.2f s from NotReady to the job running again (%.0f simulated s, "
-              "time scale 60)\n",
-              rounds, median(real_s), median(sim_s));
+  std::printf(
+      "median of %d: %.2f s from NotReady to the job running again (%.0f simulated s, "
+      "time scale 60)\n",
+      rounds, median(real_s), median(sim_s));
   return 0;
 }

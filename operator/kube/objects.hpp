@@ -129,9 +129,9 @@ struct Pod {
   bool ready = false;
   ResourceList requests;  // what the pod asks of its node (containers summed, init max)
   // What the training-job controller reads of a worker (reconcilers/trainingjob).
-  Atom restart_policy;                   // spec.restartPolicy
-  Atom disruption;                       // the DisruptionTarget condition's reason, when True
-  std::int32_t restart_count = 0;        // the containers' restartCount, summed
+  Atom restart_policy;                    // spec.restartPolicy
+  Atom disruption;                        // the DisruptionTarget condition's reason, when True
+  std::int32_t restart_count = 0;         // the containers' restartCount, summed
   std::optional<std::int32_t> exit_code;  // the first terminated container's failing exit code
   TimePoint started_at{};  // the latest start of a running container (0: none running)
 

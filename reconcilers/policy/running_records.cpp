@@ -5,7 +5,6 @@
 
 namespace respool::policy {
 
-
 void start_run(std::vector<RunningRecord>& records, StartType type, TimePoint at) {
   RunningRecord r;
   r.start_at = at;

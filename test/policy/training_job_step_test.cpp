@@ -78,7 +78,8 @@ TEST_CASE("J3 J4: a worker's node turns NotReady: one restart, from suspend to r
 
   // Suspended: the Job controller removes the active pods. Until they are gone, wait; the pods
   // on the NotReady nodes are not waited for (their kubelet cannot confirm).
-  for (auto& w : job.workers) w.deleting = true, w.running = false;
+  for (auto& w : job.workers)
+    w.deleting = true, w.running = false;
   JobStep wait = next_step(job, kT0 + 1h + 1s);
   REQUIRE(wait.kind == Kind::WaitOldPods);
   CHECK(wait.waiting_for.size() == 6);
@@ -156,9 +157,9 @@ TEST_CASE("J4: the NotIn term joins every term the user wrote, and theirs keeps 
   const Json& terms =
       out["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]["nodeSelectorTerms"];
   REQUIRE(terms.size() == 2);
-  CHECK(terms[0]["matchExpressions"] == affinity["nodeAffinity"]
-                                                ["requiredDuringSchedulingIgnoredDuringExecution"]
-                                                ["nodeSelectorTerms"][0]["matchExpressions"]);
+  CHECK(terms[0]["matchExpressions"] ==
+        affinity["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]
+                ["nodeSelectorTerms"][0]["matchExpressions"]);
   CHECK(terms[0]["matchFields"][0]["values"] == Json::array({"gpu-1", "old"}));
   CHECK(terms[1]["matchFields"].size() == 1);
   CHECK(terms[1]["matchFields"][0]["values"] == Json::array({"old", "gpu-1"}));
@@ -239,13 +240,15 @@ TEST_CASE("J3: a job resumed by hand mid-restart; a finished job closes its run"
 TEST_CASE("J5 J7: a hang restarts in place: each worker killed once, then a restarted run",
           "[policy][trainingjob][rule:J5][rule:J7]") {
   TrainingJob job = running_job(2, false, true);
-  for (auto& w : job.workers) w.restart_count = 1;
+  for (auto& w : job.workers)
+    w.restart_count = 1;
   JobStep watch = next_step(job, kT0 + 40min);
   REQUIRE(watch.kind == Kind::WatchHang);
   CHECK(watch.check.size() == 8);
 
   std::vector<WorkerLog> logs;
-  for (int i = 0; i < 8; ++i) logs.push_back({i, kT0 + 10min});
+  for (int i = 0; i < 8; ++i)
+    logs.push_back({i, kT0 + 10min});
   auto hang = decide_hang(logs, job.tolerance, job.ledger, std::nullopt, false, kT0 + 40min);
   REQUIRE(hang.restart);
   JobStep kill = after_hang_check(job, hang, 0, kT0 + 40min);
@@ -263,12 +266,14 @@ TEST_CASE("J5 J7: a hang restarts in place: each worker killed once, then a rest
   JobStep kills = next_step(job, kT0 + 40min + 1s);
   REQUIRE(kills.kind == Kind::Kill);
   CHECK(kills.kill.size() == 8);
-  for (int i = 0; i < 5; ++i) job.workers[i].restart_count = 2;  // restarted by their kubelet
+  for (int i = 0; i < 5; ++i)
+    job.workers[i].restart_count = 2;  // restarted by their kubelet
   kills = next_step(job, kT0 + 40min + 2s);
   REQUIRE(kills.kind == Kind::Kill);
   CHECK(kills.kill.size() == 3);
   CHECK(kills.kill.front()->index == 5);
-  for (auto& w : job.workers) w.restart_count = 2;
+  for (auto& w : job.workers)
+    w.restart_count = 2;
   JobStep end = next_step(job, kT0 + 40min + 3s);
   REQUIRE(end.kind == Kind::EndKill);
   CHECK_FALSE(end.ledger.killing);
@@ -318,8 +323,9 @@ TEST_CASE("J3 J5: the ledger on the Job reads back as written, with the retries 
 
   Json patch = job_annotations_patch("7", l, job.tolerance, &begin.records, true);
   CHECK(patch["spec"]["suspend"] == true);
-  CHECK(Json::parse(patch["metadata"]["annotations"][kFaultToleranceStateAnnotation]
-                        .get<std::string>()) == json);
+  CHECK(Json::parse(
+            patch["metadata"]["annotations"][kFaultToleranceStateAnnotation].get<std::string>()) ==
+        json);
   CHECK(Json::parse(patch["metadata"]["annotations"][kRunningRecordsAnnotation]
                         .get<std::string>())[0]["endRelatedTask"] == "worker-4");
   CHECK(clear_start_time_patch("8") ==

@@ -34,23 +34,25 @@ inline Json training_job(const std::string& name, const std::string& pool, int w
                          const std::map<std::string, std::string>& annotations,
                          const std::string& restart_policy = "OnFailure") {
   Json gpus = {{"nvidia.com/gpu", "8"}};
-  return {{"apiVersion", "batch/v1"},
-          {"kind", "Job"},
-          {"metadata", {{"name", name}, {"namespace", "default"}, {"annotations", annotations}}},
+  return {
+      {"apiVersion", "batch/v1"},
+      {"kind", "Job"},
+      {"metadata", {{"name", name}, {"namespace", "default"}, {"annotations", annotations}}},
+      {"spec",
+       {{"completionMode", "Indexed"},
+        {"completions", workers},
+        {"parallelism", workers},
+        {"backoffLimit", 100},
+        {"template",
+         {{"metadata", {{"annotations", {{"sandbox.respool.io/log-interval", "10"}}}}},
           {"spec",
-           {{"completionMode", "Indexed"},
-            {"completions", workers},
-            {"parallelism", workers},
-            {"backoffLimit", 100},
-            {"template",
-             {{"metadata", {{"annotations", {{"sandbox.respool.io/log-interval", "10"}}}}},
-              {"spec",
-               {{"restartPolicy", restart_policy},
-                {"nodeSelector", {{"respool.io/pool", pool}}},
-                {"tolerations", Json::array({{{"key", "respool.io/pool"}, {"operator", "Exists"}}})},
-                {"containers", Json::array({{{"name", "train"},
-                                             {"image", "trainer:1"},
-                                             {"resources", {{"requests", gpus}, {"limits", gpus}}}}})}}}}}}}};
+           {{"restartPolicy", restart_policy},
+            {"nodeSelector", {{"respool.io/pool", pool}}},
+            {"tolerations", Json::array({{{"key", "respool.io/pool"}, {"operator", "Exists"}}})},
+            {"containers",
+             Json::array({{{"name", "train"},
+                           {"image", "trainer:1"},
+                           {"resources", {{"requests", gpus}, {"limits", gpus}}}}})}}}}}}}};
 }
 
 inline Json job(Harness& h, const std::string& name) {

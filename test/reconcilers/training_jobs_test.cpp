@@ -38,7 +38,8 @@ TEST_CASE("J3 J4 J7: a worker's node turns NotReady: the job restarts once, as a
   CHECK(l["retriesLeft"] == 2);
   CHECK(l["run"] == 1);
   CHECK_FALSE(j["spec"].value("suspend", false));
-  for (const auto& p : running_pods(h, "llm", "1")) CHECK(p["spec"]["nodeName"] != node);
+  for (const auto& p : running_pods(h, "llm", "1"))
+    CHECK(p["spec"]["nodeName"] != node);
   Json r = records(j);
   REQUIRE(r.size() >= 1);
   CHECK(r[0]["endRelatedTask"] == "worker-3");
@@ -125,9 +126,8 @@ TEST_CASE("J1 J2: unconditional retry restarts upon exit code 1, the plain job d
   CHECK_FALSE(records(job(h, "plain"))[0].contains("endAt"));
 
   // J1: a value out of range is named in a Warning, and the job runs without fault tolerance.
-  REQUIRE(h.eventually([&] {
-    return has_event(h, "wrong", "InvalidAnnotation", "fault-tolerance/job-retry-num");
-  }));
+  REQUIRE(h.eventually(
+      [&] { return has_event(h, "wrong", "InvalidAnnotation", "fault-tolerance/job-retry-num"); }));
   CHECK(annotation(job(h, "wrong"), "respool.io/fault-tolerance").empty());
 }
 
@@ -201,7 +201,8 @@ TEST_CASE("J5: a hung job restarts in place three times and not a fourth, on the
   h.apply(manifest, kube::resources::jobs);
   REQUIRE(h.eventually([&] { return running_pods(h, "stuck", "0").size() == 2; }));
   std::set<std::string> pods;
-  for (const auto& p : running_pods(h, "stuck", "0")) pods.insert(p["metadata"]["name"]);
+  for (const auto& p : running_pods(h, "stuck", "0"))
+    pods.insert(p["metadata"]["name"]);
 
   REQUIRE(h.eventually(
       [&] { return has_event(h, "stuck", "Hung", "not restarted: 3 consecutive hang restarts"); },
@@ -230,5 +231,6 @@ TEST_CASE("J5: a hung job restarts in place three times and not a fourth, on the
   // A fourth window later: still three, the pods untouched.
   h.clock().sleep_for(std::chrono::minutes(2));
   CHECK(ledger(job(h, "stuck"))["hangRestarts"] == 3);
-  for (const auto& p : job_pods(h, "stuck")) CHECK(restart_count(p) == 3);
+  for (const auto& p : job_pods(h, "stuck"))
+    CHECK(restart_count(p) == 3);
 }
