@@ -80,7 +80,7 @@ const KindRow kKindRows[] = {
    R"({"spec":{"replicas":1}})", R"({"replicas":0})", "spec"},
   {KindId::StatefulSet, "apps", "v1", "StatefulSet", "statefulsets", kNamespaced, "sts", "all", "scale,status", kTracksGeneration, &printers::stateful_set,
    R"({"spec":{"replicas":1,"podManagementPolicy":"OrderedReady","updateStrategy":{"type":"RollingUpdate","rollingUpdate":{"partition":0}},"revisionHistoryLimit":10,"persistentVolumeClaimRetentionPolicy":{"whenDeleted":"Retain","whenScaled":"Retain"}}})",
-   R"({"replicas":0,"availableReplicas":0})", "spec"},
+   R"({"replicas":0,"availableReplicas":0})", "spec", kAllVerbs, NameRule::Label},
   // events.k8s.io/v1
   {KindId::EventV1, "events.k8s.io", "v1", "Event", "events", kNamespaced, "ev", "", "", kCreateOnUpdate, &printers::event},
   // authentication.k8s.io/v1

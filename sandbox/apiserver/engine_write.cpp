@@ -200,13 +200,31 @@ Result<WriteResult> Engine::update_locked(const ResourceType& type, const std::s
                                     "Precondition failed: UID in precondition: " + uid +
                                         ", UID in object meta: " + object_uid(old)));
   }
-  // What the server owns comes from the stored object.
+  // What the server owns comes from the stored object, as rest.BeforeUpdate takes it: the
+  // generation, the uid when none was sent, the creation time, and a deletion time and grace
+  // period the object already has. Setting or changing those otherwise is left to validation
+  // (metadata.deletionTimestamp: field is immutable).
   meta["name"] = name;
   if (type.namespaced) meta["namespace"] = ns;
+  const Json& was = old["metadata"];
+  const bool had_deletion = has_deletion_timestamp(old);
+  const bool sent_grace =
+      meta.contains("deletionGracePeriodSeconds") && !meta["deletionGracePeriodSeconds"].is_null();
+  Json sent_deletion = meta.value("deletionTimestamp", Json());
+  Json grace = meta.value("deletionGracePeriodSeconds", Json());
   clear_server_fields(meta);
-  for (const char* f : {"uid", "creationTimestamp", "deletionTimestamp",
-                        "deletionGracePeriodSeconds", "generation"}) {
-    if (old["metadata"].contains(f)) meta[f] = old["metadata"][f];
+  for (const char* f : {"uid", "creationTimestamp", "generation"}) {
+    if (was.contains(f)) meta[f] = was[f];
+  }
+  if (had_deletion) {
+    meta["deletionTimestamp"] = was["deletionTimestamp"];
+  } else if (!sent_deletion.is_null()) {
+    meta["deletionTimestamp"] = sent_deletion;
+  }
+  if (was.contains("deletionGracePeriodSeconds") && !sent_grace) {
+    meta["deletionGracePeriodSeconds"] = was["deletionGracePeriodSeconds"];
+  } else if (sent_grace) {
+    meta["deletionGracePeriodSeconds"] = grace;
   }
   if (subresource == "status" || subresource == "approval") {
     kinds::prepare_status_update(type, body, old);
@@ -234,22 +252,6 @@ Result<WriteResult> Engine::update_locked(const ResourceType& type, const std::s
     if (type.id == KindId::CustomResourceDefinition) crd_prepare_update(body, old);
   }
   if (auto e = apply_schema(type, body, options, warnings)) return std::unexpected(*e);
-  if (has_deletion_timestamp(old)) {
-    auto had = finalizers_of(old);
-    std::vector<std::string> added;
-    for (const std::string& f : finalizers_of(body)) {
-      if (std::find(had.begin(), had.end(), f) == had.end()) added.push_back(f);
-    }
-    if (!added.empty()) {
-      Json list = added;
-      return std::unexpected(invalid_for(
-          type, name,
-          {field_forbidden("metadata.finalizers",
-                           "no new finalizers can be added if the object is being deleted, found "
-                           "new finalizers " +
-                               to_text(list))}));
-    }
-  }
   std::vector<Cause> causes = type.custom() ? custom_resource_validate(type, body, &old, warnings)
                                             : kinds::validate(type, body, &old);
   if (type.id == KindId::CustomResourceDefinition) {

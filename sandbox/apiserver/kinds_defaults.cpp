@@ -1,9 +1,8 @@
 // Defaults and server-set fields per kind, and what each endpoint may change.
 
-#include <random>
-
 #include "operator/kube/time.hpp"
 #include "sandbox/apiserver/kinds.hpp"
+#include "sandbox/apiserver/kinds_service.hpp"
 
 namespace respool::sandbox::kinds {
 namespace {
@@ -69,6 +68,25 @@ void default_pod_spec(Json& spec) {
   }
 }
 
+// SetDefaults_Pod: a container's limits default its missing requests (pods only, never
+// templates: the template's pods get it when they are written).
+void default_requests_from_limits(Json& spec) {
+  if (!spec.is_object()) return;
+  for (const char* list : {"containers", "initContainers"}) {
+    if (!spec.contains(list) || !spec[list].is_array()) continue;
+    for (Json& c : spec[list]) {
+      if (!c.is_object() || !c.contains("resources") || !c["resources"].is_object()) continue;
+      Json& res = c["resources"];
+      if (!res.contains("limits") || !res["limits"].is_object()) continue;
+      Json& requests = res["requests"];
+      if (!requests.is_object()) requests = Json::object();
+      for (auto it = res["limits"].begin(); it != res["limits"].end(); ++it) {
+        if (!requests.contains(it.key())) requests[it.key()] = it.value();
+      }
+    }
+  }
+}
+
 void default_template(Json& spec) {
   if (!spec.is_object() || !spec.contains("template") || !spec["template"].is_object()) return;
   Json& tmpl = spec["template"];
@@ -104,35 +122,24 @@ std::string qos_class(const Json& spec) {
   return guaranteed ? "Guaranteed" : "Burstable";
 }
 
-std::string random_cluster_ip() {
-  static thread_local std::mt19937 rng{std::random_device{}()};
-  std::uniform_int_distribution<int> third(0, 255), fourth(2, 254);
-  return "10.96." + std::to_string(third(rng)) + "." + std::to_string(fourth(rng));
-}
-
-void prepare_service(Json& obj) {
+// SetDefaults_Deployment, on every write as decoding applies it: replicas, the strategy (a
+// RollingUpdate strategy gets 25% / 25%), history and progress deadline.
+void default_deployment(Json& obj) {
   Json& spec = obj["spec"];
   if (!spec.is_object()) return;
-  set_default(spec, "type", "ClusterIP");
-  set_default(spec, "sessionAffinity", "None");
-  std::string type = spec["type"].is_string() ? spec["type"].get<std::string>() : "ClusterIP";
-  if (type != "ExternalName") {
-    if (!spec.contains("clusterIP") || spec["clusterIP"] == "")
-      spec["clusterIP"] = random_cluster_ip();
-    if (spec["clusterIP"] != "None")
-      set_default(spec, "clusterIPs", Json::array({spec["clusterIP"]}));
-    set_default(spec, "ipFamilies", Json::array({"IPv4"}));
-    set_default(spec, "ipFamilyPolicy", "SingleStack");
-    set_default(spec, "internalTrafficPolicy", "Cluster");
+  set_default(spec, "replicas", 1);
+  Json& strategy = spec["strategy"];
+  if (!strategy.is_object()) strategy = Json::object();
+  if (!strategy.contains("type") || strategy["type"] == "") strategy["type"] = "RollingUpdate";
+  if (strategy["type"] == "RollingUpdate") {
+    Json& rolling = strategy["rollingUpdate"];
+    if (!rolling.is_object()) rolling = Json::object();
+    set_default(rolling, "maxUnavailable", "25%");
+    set_default(rolling, "maxSurge", "25%");
   }
-  if (spec.contains("ports") && spec["ports"].is_array()) {
-    for (Json& p : spec["ports"]) {
-      if (!p.is_object()) continue;
-      set_default(p, "protocol", "TCP");
-      if (p.contains("port")) set_default(p, "targetPort", p["port"]);
-    }
-  }
-  obj["status"] = {{"loadBalancer", Json::object()}};
+  set_default(spec, "revisionHistoryLimit", 10);
+  set_default(spec, "progressDeadlineSeconds", 600);
+  default_template(spec);
 }
 
 void prepare_job(Json& obj) {
@@ -195,12 +202,12 @@ void prepare_create(const ResourceType& type, Json& obj, runtime::TimePoint now)
     case KindId::Pod: {
       if (!obj.contains("spec") || !obj["spec"].is_object()) obj["spec"] = Json::object();
       default_pod_spec(obj["spec"]);
+      default_requests_from_limits(obj["spec"]);
       obj["status"] = {{"phase", "Pending"}, {"qosClass", qos_class(obj["spec"])}};
       break;
     }
     case KindId::Service:
-      if (!obj.contains("spec") || !obj["spec"].is_object()) obj["spec"] = Json::object();
-      prepare_service(obj);
+      prepare_service_create(obj);
       break;
     case KindId::DaemonSet: {
       Json& spec = obj["spec"];
@@ -217,20 +224,10 @@ void prepare_create(const ResourceType& type, Json& obj, runtime::TimePoint now)
                        {"numberReady", 0}};
       break;
     }
-    case KindId::Deployment: {
-      Json& spec = obj["spec"];
-      if (spec.is_object()) {
-        set_default(spec, "replicas", 1);
-        set_default(spec, "strategy",
-                    {{"type", "RollingUpdate"},
-                     {"rollingUpdate", {{"maxUnavailable", "25%"}, {"maxSurge", "25%"}}}});
-        set_default(spec, "revisionHistoryLimit", 10);
-        set_default(spec, "progressDeadlineSeconds", 600);
-        default_template(spec);
-      }
+    case KindId::Deployment:
+      default_deployment(obj);
       obj["status"] = Json::object();
       break;
-    }
     case KindId::Job:
       prepare_job(obj);
       break;
@@ -282,11 +279,19 @@ void prepare_update(const ResourceType& type, Json& obj, const Json& old) {
       }
       break;
     case KindId::Pod:
-      if (obj.contains("spec") && obj["spec"].is_object()) default_pod_spec(obj["spec"]);
+      if (obj.contains("spec") && obj["spec"].is_object()) {
+        default_pod_spec(obj["spec"]);
+        default_requests_from_limits(obj["spec"]);
+      }
       break;
     case KindId::Deployment:
+      default_deployment(obj);
+      break;
     case KindId::DaemonSet:
       if (obj.contains("spec") && obj["spec"].is_object()) default_template(obj["spec"]);
+      break;
+    case KindId::Service:
+      prepare_service_update(obj, old);
       break;
     default:
       break;

@@ -1,10 +1,10 @@
-// Validation rules of built-in kinds: names, labels, immutable fields, Lease and PDB specs.
+// Validation of built-in kinds: the per-kind dispatch, names, Pods, Leases and PDBs.
 
 #include <regex>
 
 #include "operator/kube/selector.hpp"
+#include "operator/kube/time.hpp"
 #include "sandbox/apiserver/kinds_rules.hpp"
-#include "sandbox/apiserver/kinds_rules_job.hpp"
 
 namespace respool::sandbox::kinds {
 namespace {
@@ -34,57 +34,6 @@ std::optional<std::string> check_path_segment(const std::string& name) {
   return std::nullopt;
 }
 
-void validate_metadata(const ResourceType& type, const Json& meta, std::vector<Cause>& out) {
-  std::string name = meta.value("name", std::string());
-  if (name.empty()) {
-    out.push_back(field_required("metadata.name", "name or generateName is required"));
-  } else {
-    std::optional<std::string> bad;
-    switch (type.name_rule) {
-      case NameRule::Label:
-        bad = check_dns_label(name);
-        break;
-      case NameRule::Rfc1035:
-        bad = check_dns_1035(name);
-        break;
-      case NameRule::PathSegment:
-        bad = check_path_segment(name);
-        break;
-      case NameRule::Subdomain:
-        bad = check_dns_subdomain(name);
-        break;
-      case NameRule::None:
-        break;
-    }
-    if (bad) out.push_back(field_invalid("metadata.name", name, *bad));
-  }
-  if (meta.contains("labels") && meta["labels"].is_object()) {
-    for (auto it = meta["labels"].begin(); it != meta["labels"].end(); ++it) {
-      for (const std::string& e : check_qualified_name(it.key())) {
-        out.push_back(field_invalid("metadata.labels", it.key(), e));
-      }
-      std::string value = it.value().is_string() ? it.value().get<std::string>() : "";
-      for (const std::string& e : check_label_value(value)) {
-        out.push_back(field_invalid("metadata.labels", value, e));
-      }
-    }
-  }
-  if (meta.contains("annotations") && meta["annotations"].is_object()) {
-    std::size_t total = 0;
-    for (auto it = meta["annotations"].begin(); it != meta["annotations"].end(); ++it) {
-      for (const std::string& e : check_qualified_name(it.key())) {
-        out.push_back(field_invalid("metadata.annotations", it.key(), e));
-      }
-      total +=
-          it.key().size() + (it.value().is_string() ? it.value().get<std::string>().size() : 0);
-    }
-    if (total > 256 * 1024) {
-      out.push_back({"FieldValueTooLong", "Too long: must have at most 262144 bytes",
-                     "metadata.annotations"});
-    }
-  }
-}
-
 void validate_pod(const Json& obj, const Json* old, std::vector<Cause>& out) {
   const Json spec = obj.value("spec", Json::object());
   validate_pod_spec(spec, "spec", out);
@@ -112,38 +61,6 @@ void validate_pod(const Json& obj, const Json* old, std::vector<Cause>& out) {
         "`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only "
         "additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be "
         "set to 1 if it was previously negative)"));
-  }
-}
-
-void validate_selector_template(const Json& obj, const Json* old, const char* kind,
-                                std::vector<Cause>& out) {
-  const Json spec = obj.value("spec", Json::object());
-  const Json selector = spec.value("selector", Json());
-  if (selector.is_null()) {
-    out.push_back(field_required("spec.selector"));
-  } else {
-    auto parsed = kube::LabelSelector::from_json(selector);
-    if (!parsed) {
-      out.push_back(field_invalid("spec.selector", selector, parsed.error()));
-    } else {
-      Json labels = Json::object();
-      if (spec.contains("template") && spec["template"].is_object() &&
-          spec["template"].contains("metadata") && spec["template"]["metadata"].is_object()) {
-        labels = spec["template"]["metadata"].value("labels", Json::object());
-      }
-      if (parsed->empty()) {
-        out.push_back(field_invalid_raw("spec.selector", go_label_selector(selector),
-                                        std::string("empty selector is invalid for ") + kind));
-      } else if (!parsed->matches(labels)) {
-        out.push_back(field_invalid_raw("spec.template.metadata.labels", go_string_map(labels),
-                                        "`selector` does not match template `labels`"));
-      }
-    }
-  }
-  if (old && old->contains("spec") && (*old)["spec"].is_object() &&
-      (*old)["spec"].value("selector", Json()) != selector) {
-    out.push_back(
-        field_invalid_raw("spec.selector", go_label_selector(selector), "field is immutable"));
   }
 }
 
@@ -189,31 +106,32 @@ void validate_lease(const Json& obj, std::vector<Cause>& out) {
   }
 }
 
-void validate_job(const Json& obj, const Json* old, std::vector<Cause>& out) {
-  const Json spec = obj.value("spec", Json::object());
-  Json policy;
-  if (spec.contains("template") && spec["template"].is_object() &&
-      spec["template"].contains("spec") && spec["template"]["spec"].is_object()) {
-    policy = spec["template"]["spec"].value("restartPolicy", Json());
+}  // namespace
+
+std::optional<std::string> name_rule_message(const std::string& name, NameRule rule) {
+  switch (rule) {
+    case NameRule::Label:
+      return check_dns_label(name);
+    case NameRule::Rfc1035:
+      return check_dns_1035(name);
+    case NameRule::PathSegment:
+      return check_path_segment(name);
+    case NameRule::Subdomain:
+      return check_dns_subdomain(name);
+    case NameRule::None:
+      break;
   }
-  if (policy != "OnFailure" && policy != "Never") {
-    if (policy.is_null()) {
-      out.push_back(field_required("spec.template.spec.restartPolicy",
-                                   "valid values: \"OnFailure\", \"Never\""));
-    } else {
-      out.push_back(
-          field_not_supported("spec.template.spec.restartPolicy", policy, {"OnFailure", "Never"}));
-    }
-  }
-  if (old && old->contains("spec") && (*old)["spec"].is_object() &&
-      (*old)["spec"].value("selector", Json()) != spec.value("selector", Json())) {
-    out.push_back(
-        field_invalid("spec.selector", spec.value("selector", Json()), "field is immutable"));
-  }
-  if (old) validate_job_template_update(obj, *old, out);
+  return std::nullopt;
 }
 
-}  // namespace
+std::string go_time_string(const std::string& rfc3339) {
+  auto t = kube::parse_time(rfc3339);
+  if (!t) return render_value(rfc3339);
+  std::string text = kube::format_time(*t);  // 2026-01-01T00:00:00Z
+  text[10] = ' ';
+  text.pop_back();
+  return text + " +0000 UTC";
+}
 
 std::optional<std::string> check_dns_subdomain(const std::string& name) {
   if (name.size() > 253) return "must be no more than 253 characters";
@@ -298,17 +216,25 @@ std::string text_of(const Json& obj, const char* key) {
 
 std::vector<Cause> validate(const ResourceType& type, const Json& obj, const Json* old) {
   std::vector<Cause> out;
-  validate_metadata(type, obj.value("metadata", Json::object()), out);
+  validate_metadata(type, obj, old, out);
   switch (type.id) {
     case KindId::Pod:
       validate_pod(obj, old, out);
       break;
     case KindId::Deployment:
-      validate_selector_template(obj, old, "deployment", out);
+      validate_deployment(obj, old, out);
+      break;
+    case KindId::ReplicaSet:
+      validate_replica_set(obj, old, out);
+      break;
+    case KindId::StatefulSet:
+      validate_stateful_set(obj, old, out);
       break;
     case KindId::DaemonSet:
-      validate_selector_template(obj, old, "daemonset", out);
-      validate_daemon_set_spec(obj.value("spec", Json::object()), out);
+      validate_daemon_set(obj, old, out);
+      break;
+    case KindId::Service:
+      validate_service(obj, old, out);
       break;
     case KindId::Event:
     case KindId::EventV1:

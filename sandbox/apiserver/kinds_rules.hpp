@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "sandbox/apiserver/kinds.hpp"
+#include "sandbox/apiserver/util.hpp"
 
 namespace respool::sandbox::kinds {
 
@@ -28,8 +29,46 @@ Cause field_duplicate_raw(std::string field, const std::string& rendered,
 std::string go_string_map(const Json& m);
 std::string go_label_selector(const Json& selector);
 
+// The name rule's message for `name`, none when it is valid.
+std::optional<std::string> name_rule_message(const std::string& name, NameRule rule);
+// metav1.Time's String() of an RFC 3339 text ("2026-01-01 00:00:00 +0000 UTC").
+std::string go_time_string(const std::string& rfc3339);
+
+// ValidateObjectMeta (create, `old` null) / ValidateObjectMetaUpdate of obj's metadata.
+void validate_metadata(const ResourceType& type, const Json& obj, const Json* old,
+                       std::vector<Cause>& out);
+
 // The object's string at `key`, "" when missing or not a string.
 std::string text_of(const Json& obj, const char* key);
+
+// %#v of an intstr.IntOrString.
+std::string go_int_or_string(const Json& v);
+// ValidatePositiveIntOrPercent at `at` (+ IsNotMoreThan100Percent when at_most_100); the value
+// (percent or int), 0 for a string that is no percentage.
+long long int_or_percent_rules(const Json& v, const std::string& at, std::vector<Cause>& out,
+                               bool at_most_100);
+// ValidateNonnegativeField of spec[key], at "<at>.<key>", when it is an integer.
+void non_negative(const Json& spec, const char* key, const std::string& at,
+                  std::vector<Cause>& out);
+
+// ValidateLabels / ValidateAnnotations of a map at `at` ("metadata.labels", ...).
+void label_map_rules(const Json& labels, const std::string& at, std::vector<Cause>& out);
+void annotation_map_rules(const Json& annotations, const std::string& at, std::vector<Cause>& out);
+// ValidateLabelSelector (label values strict) at `at`; true when the selector converts
+// (LabelSelectorAsSelector succeeds: no errors).
+bool label_selector_rules(const Json& selector, const std::string& at, std::vector<Cause>& out);
+// ValidatePodTemplateSpec: the template's labels and annotations (at "<at>.labels", as the real
+// server names them) and its pod spec at "<at>.spec".
+void pod_template_rules(const Json& tmpl, const std::string& at, std::vector<Cause>& out);
+
+// Deployments, ReplicaSets, StatefulSets (kinds_rules_apps.cpp) and Services
+// (kinds_rules_service.cpp), on create (old null) and update.
+void validate_deployment(const Json& obj, const Json* old, std::vector<Cause>& out);
+void validate_replica_set(const Json& obj, const Json* old, std::vector<Cause>& out);
+void validate_stateful_set(const Json& obj, const Json* old, std::vector<Cause>& out);
+void validate_daemon_set(const Json& obj, const Json* old, std::vector<Cause>& out);
+void validate_job(const Json& obj, const Json* old, std::vector<Cause>& out);
+void validate_service(const Json& obj, const Json* old, std::vector<Cause>& out);
 
 // ValidateEventCreate / ValidateEventUpdate on the stored (core/v1) form; `events_v1` when the
 // request came through events.k8s.io/v1 (the strict rules), else only the legacy ones.
@@ -41,8 +80,8 @@ void validate_node(const Json& node, const Json* old, std::vector<Cause>& out);
 // ValidatePodSpec's rules users meet (containers, resources, policies, nodeName) at `at`
 // ("spec" or "spec.template.spec").
 void validate_pod_spec(const Json& spec, const std::string& at, std::vector<Cause>& out);
-// ValidateDaemonSetSpec beyond the selector: the template's pod spec, restartPolicy Always, no
-// activeDeadlineSeconds, non-negative counts, the update strategy.
+// ValidateDaemonSetSpec beyond the selector: restartPolicy Always, no activeDeadlineSeconds,
+// non-negative counts, the update strategy.
 void validate_daemon_set_spec(const Json& spec, std::vector<Cause>& out);
 
 }  // namespace respool::sandbox::kinds

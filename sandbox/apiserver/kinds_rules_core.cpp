@@ -158,9 +158,9 @@ void validate_config_map(const Json& cm, const Json* old, std::vector<Cause>& ou
   }
   if (total > kMaxConfigMapBytes) {
     // field.NewPath("") names the whole object; its String() is "[]".
-    out.push_back({"FieldValueTooLong",
-                   "Too long: must have at most " + std::to_string(kMaxConfigMapBytes) + " bytes",
-                   "[]"});
+    out.push_back(
+        {"FieldValueTooLong",
+         "Too long: may not be more than " + std::to_string(kMaxConfigMapBytes) + " bytes", "[]"});
   }
 }
 

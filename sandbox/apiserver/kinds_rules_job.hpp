@@ -1,5 +1,5 @@
 #pragma once
-// Job rules beyond restartPolicy and the selector (pkg/apis/batch/validation, 1.32).
+// The Job template update rule (pkg/apis/batch/validation, 1.32); validate_job: kinds_rules.hpp.
 
 #include <vector>
 

@@ -217,47 +217,6 @@ void toleration_rules(const Json& tolerations, const std::string& at, std::vecto
   }
 }
 
-// %#v of an intstr.IntOrString (Type 0 is Int, 1 is String).
-std::string go_int_or_string(const Json& v) {
-  if (v.is_string()) {
-    return "intstr.IntOrString{Type:1, IntVal:0, StrVal:" + render_value(v) + "}";
-  }
-  return "intstr.IntOrString{Type:0, IntVal:" +
-         std::to_string(v.is_number_integer() ? v.get<long long>() : 0) + ", StrVal:\"\"}";
-}
-
-// ValidatePositiveIntOrPercent + IsNotMoreThan100Percent; the value (percent or int) or -1.
-long long int_or_percent_rules(const Json& v, const std::string& at, std::vector<Cause>& out) {
-  if (v.is_number_integer()) {
-    long long n = v.get<long long>();
-    if (n < 0) out.push_back(field_invalid(at, n, "must be greater than or equal to 0"));
-    return n;
-  }
-  if (!v.is_string()) return 0;
-  const std::string s = v.get<std::string>();
-  bool percent =
-      s.size() > 1 && s.back() == '%' && s.find_first_not_of("0123456789") == s.size() - 1;
-  if (!percent) {
-    out.push_back(field_invalid_raw(
-        at, go_int_or_string(v),
-        "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  "
-        "or '93%', regex used for validation is '[0-9]+%')"));
-    return 0;
-  }
-  long long n = std::stoll(s.substr(0, s.size() - 1));
-  if (n > 100)
-    out.push_back(field_invalid_raw(at, go_int_or_string(v), "must not be greater than 100%"));
-  return n;
-}
-
-void non_negative(const Json& spec, const char* key, const std::string& at,
-                  std::vector<Cause>& out) {
-  const Json v = member(spec, key);
-  if (v.is_number_integer() && v.get<long long>() < 0) {
-    out.push_back(field_invalid(at + "." + key, v, "must be greater than or equal to 0"));
-  }
-}
-
 // ValidateDaemonSetUpdateStrategy on the strategy as decoding defaults it (SetDefaults_DaemonSet
 // on every write: type RollingUpdate, maxUnavailable 1, maxSurge 0); the sandbox defaults it on
 // create only, so what an update leaves out is taken as the default here.
@@ -283,8 +242,8 @@ void update_strategy_rules(const Json& strategy, std::vector<Cause>& out) {
   Json surge = member(rolling, "maxSurge");
   if (unavailable.is_null()) unavailable = 1;
   if (surge.is_null()) surge = 0;
-  long long u = int_or_percent_rules(unavailable, ru + ".maxUnavailable", out);
-  long long s = int_or_percent_rules(surge, ru + ".maxSurge", out);
+  long long u = int_or_percent_rules(unavailable, ru + ".maxUnavailable", out, true);
+  long long s = int_or_percent_rules(surge, ru + ".maxSurge", out, true);
   if (u != 0 && s != 0) {
     out.push_back(field_invalid_raw(ru + ".maxSurge", go_int_or_string(surge),
                                     "may not be set when maxUnavailable is non-zero"));
@@ -294,6 +253,49 @@ void update_strategy_rules(const Json& strategy, std::vector<Cause>& out) {
 }
 
 }  // namespace
+
+// %#v of an intstr.IntOrString (Type 0 is Int, 1 is String).
+std::string go_int_or_string(const Json& v) {
+  if (v.is_string()) {
+    return "intstr.IntOrString{Type:1, IntVal:0, StrVal:" + render_value(v) + "}";
+  }
+  return "intstr.IntOrString{Type:0, IntVal:" +
+         std::to_string(v.is_number_integer() ? v.get<long long>() : 0) + ", StrVal:\"\"}";
+}
+
+// ValidatePositiveIntOrPercent (+ IsNotMoreThan100Percent when at_most_100); the value (percent
+// or int), 0 for a string that is no percentage.
+long long int_or_percent_rules(const Json& v, const std::string& at, std::vector<Cause>& out,
+                               bool at_most_100) {
+  if (v.is_number_integer()) {
+    long long n = v.get<long long>();
+    if (n < 0) out.push_back(field_invalid(at, n, "must be greater than or equal to 0"));
+    return n;
+  }
+  if (!v.is_string()) return 0;
+  const std::string s = v.get<std::string>();
+  bool percent =
+      s.size() > 1 && s.back() == '%' && s.find_first_not_of("0123456789") == s.size() - 1;
+  if (!percent) {
+    out.push_back(field_invalid_raw(
+        at, go_int_or_string(v),
+        "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  "
+        "or '93%', regex used for validation is '[0-9]+%')"));
+    return 0;
+  }
+  long long n = std::stoll(s.substr(0, s.size() - 1));
+  if (at_most_100 && n > 100)
+    out.push_back(field_invalid_raw(at, go_int_or_string(v), "must not be greater than 100%"));
+  return n;
+}
+
+void non_negative(const Json& spec, const char* key, const std::string& at,
+                  std::vector<Cause>& out) {
+  const Json v = member(spec, key);
+  if (v.is_number_integer() && v.get<long long>() < 0) {
+    out.push_back(field_invalid(at + "." + key, v, "must be greater than or equal to 0"));
+  }
+}
 
 void validate_pod_spec(const Json& spec_in, const std::string& at, std::vector<Cause>& out) {
   const Json& spec = object_or_empty(spec_in);
@@ -318,7 +320,6 @@ void validate_pod_spec(const Json& spec_in, const std::string& at, std::vector<C
 void validate_daemon_set_spec(const Json& spec_in, std::vector<Cause>& out) {
   const Json& spec = object_or_empty(spec_in);
   const Json tmpl_spec = object_or_empty(member(object_or_empty(member(spec, "template")), "spec"));
-  validate_pod_spec(tmpl_spec, "spec.template.spec", out);
   const std::string policy = text_of(tmpl_spec, "restartPolicy");
   if (policy != "Always") {
     out.push_back(field_not_supported("spec.template.spec.restartPolicy", policy, {"Always"}));

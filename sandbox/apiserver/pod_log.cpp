@@ -162,27 +162,40 @@ void serve_pod_log(Engine& engine, const std::atomic<bool>& stopping, const Reso
 
   http::ChunkWriter& writer = responder.stream(200, log_headers());
   if (!text.empty() && !writer.write(text)) return;
+  follow_container_output(
+      engine, stopping, pods, ns, pod, *container, *run, options->timestamps, last_step, left,
+      [&](const std::string& more) { return writer.write(more); }, [&] { return writer.closed(); });
+}
+
+bool follow_container_output(Engine& engine, const std::atomic<bool>& stopping,
+                             const ResourceType& pods, const std::string& ns, const Json& pod,
+                             const std::string& container, sim::ContainerRun run, bool timestamps,
+                             long long last_step, long long& left,
+                             const std::function<bool(const std::string&)>& write,
+                             const std::function<bool()>& closed) {
   // Later lines as the simulated time passes; none of them is before what was written.
-  query = sim::LogQuery{};
-  query.timestamps = options->timestamps;
-  while (!stopping.load() && !writer.closed() && left != 0) {
+  const std::string name = pod["metadata"].value("name", "");
+  sim::LogQuery query;
+  query.timestamps = timestamps;
+  while (!stopping.load() && !closed() && left != 0) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
     auto current = engine.get(pods, ns, name);
     if (!current ||
         (*current->obj)["metadata"].value("uid", "") != pod["metadata"].value("uid", ""))
-      return;
-    auto now_run = sim::container_run(*current->obj, *container, false);
+      return false;
+    auto now_run = sim::container_run(*current->obj, container, false);
     // A new run (restart) or none: this one ended when the new one began, at the latest.
-    const bool same = now_run && now_run->start == run->start && now_run->restart == run->restart;
-    if (!same && now_run && !run->finished) run->finished = now_run->start;
-    if (same) run = now_run;
+    const bool same = now_run && now_run->start == run.start && now_run->restart == run.restart;
+    if (!same && now_run && !run.finished) run.finished = now_run->start;
+    if (same) run = *now_run;
     query.after_step = last_step;
     std::string more =
-        sim::container_log(*current->obj, *container, *run, query, engine.clock().now(), last_step);
+        sim::container_log(*current->obj, container, run, query, engine.clock().now(), last_step);
     limit(more, left);
-    if (!more.empty() && !writer.write(more)) return;
-    if (!same || run->finished) return;
+    if (!more.empty() && !write(more)) return false;
+    if (!same || run.finished) return true;
   }
+  return false;
 }
 
 }  // namespace respool::sandbox

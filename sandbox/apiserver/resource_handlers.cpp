@@ -5,9 +5,11 @@
 
 #include "sandbox/apiserver/body.hpp"
 #include "sandbox/apiserver/dispatcher.hpp"
+#include "sandbox/apiserver/pod_attach.hpp"
 #include "sandbox/apiserver/pod_exec.hpp"
 #include "sandbox/apiserver/pod_log.hpp"
 #include "sandbox/apiserver/rbac/token_request.hpp"
+#include "sandbox/apiserver/request_options.hpp"
 #include "sandbox/apiserver/responses.hpp"
 #include "sandbox/apiserver/tables.hpp"
 #include "sandbox/apiserver/virtual_kinds.hpp"
@@ -42,13 +44,21 @@ Result<std::optional<long long>> int_param(const http::Target& t, std::string_vi
   return std::optional<long long>{n};
 }
 
-Result<WriteOptions> write_options(const http::Target& t) {
+// The options kind of a write verb, as its 422s name it.
+const char* options_kind(const std::string& verb) {
+  if (verb == "update") return "UpdateOptions";
+  if (verb == "patch") return "PatchOptions";
+  if (verb == "delete" || verb == "deletecollection") return "DeleteOptions";
+  return "CreateOptions";
+}
+
+Result<WriteOptions> write_options(const http::Target& t, const std::string& verb) {
   WriteOptions o;
   for (const auto& [k, v] : t.query) {
     if (k != "dryRun") continue;
     if (v != "All") {
-      return std::unexpected(
-          invalid("meta.k8s.io", "CreateOptions", "", {field_not_supported("dryRun", v, {"All"})}));
+      return std::unexpected(invalid("meta.k8s.io", options_kind(verb), "",
+                                     {field_not_supported("dryRun", v, {"All"})}));
     }
     o.dry_run = true;
   }
@@ -149,6 +159,7 @@ Result<DeleteOptions> delete_options(const Context& c) {
 }
 
 void handle_list(Context& c, Engine& engine) {
+  if (auto bad = check_list_options(c.target)) return respond_error(c, *bad);
   auto sel = selectors_of(c);
   if (!sel) return respond_error(c, sel.error());
   auto limit = int_param(c.target, "limit");
@@ -345,9 +356,18 @@ void Dispatcher::resource(const http::ServerRequest& request, const http::Target
     if (sub == "exec") {
       return serve_pod_exec(engine_, *type, request, target, info.ns, info.name, responder);
     }
+    if (sub == "attach") {
+      return serve_pod_attach(engine_, stopping_, *type, request, target, info.ns, info.name,
+                              responder);
+    }
   }
-  if (verb == "create" && sub == "exec" && type->kind == "Pod" && type->group.empty()) {
+  if (verb == "create" && (sub == "exec" || sub == "attach") && type->kind == "Pod" &&
+      type->group.empty()) {
     // SPDY (POST), kubectl's fallback after a failed WebSocket upgrade: the same checks answer.
+    if (sub == "attach") {
+      return serve_pod_attach(engine_, stopping_, *type, request, target, info.ns, info.name,
+                              responder);
+    }
     return serve_pod_exec(engine_, *type, request, target, info.ns, info.name, responder);
   }
   if (verb == "get") {
@@ -368,8 +388,13 @@ void Dispatcher::resource(const http::ServerRequest& request, const http::Target
     }
     return respond_object(c, 200, shown, engine_.clock().now());
   }
-  auto options = write_options(target);
+  auto options = write_options(target, verb);
   if (!options) return respond_error(c, options.error());
+  if (verb == "create" || verb == "update" || verb == "patch") {
+    if (auto bad = check_field_manager(param(target, "fieldManager"), options_kind(verb))) {
+      return respond_error(c, *bad);
+    }
+  }
   options->field_manager = field_manager_of(request, target);
   if (verb == "create") {
     if (sub == "eviction" || sub == "binding") {

@@ -199,6 +199,25 @@ spec:
     metadata: {labels: {app: agent}}
     spec: {restartPolicy: OnFailure, containers: [{name: a, image: busybox:1.36}]}
 EOF
+refused "a Deployment without selector" "$(printf '%s\n' \
+  'The Deployment "web" is invalid: ' '* spec.selector: Required value' \
+  '* spec.template.metadata.labels: Invalid value: map[string]string{"app":"web"}: `selector` does not match template `labels`')" <<'EOF'
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: default}
+spec:
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: web, image: nginx:1.27}]}
+EOF
+refused "a Service with two unnamed ports" "$(printf '%s\n' \
+  'The Service "web" is invalid: ' '* spec.ports[0].name: Required value' \
+  '* spec.ports[1].name: Required value')" <<'EOF'
+apiVersion: v1
+kind: Service
+metadata: {name: web, namespace: default}
+spec: {selector: {app: web}, ports: [{port: 80}, {port: 443}]}
+EOF
 
 step "delete"
 k delete rw w1 | has deleted || fail "delete cr"

@@ -247,12 +247,14 @@ TEST_CASE("Pods: containers, resources, policies, tolerations", "[validation][po
                             {"resources",
                              {{"limits", {{"cpu", "1"}, {"memory", "-1Gi"}}},
                               {"requests", {{"cpu", "2"}, {"nvidia.com/gpu", "1"}}}}}}});
-  CHECK(invalid_message(h.post(pods, over), 3) ==
+  // The memory limit also defaults the memory request (SetDefaults_Pod), so both are negative.
+  CHECK(invalid_message(h.post(pods, over), 4) ==
         "Pod \"over\" is invalid: [spec.containers[0].resources.limits[memory]: Invalid value: "
         "\"-1Gi\": must be greater than or equal to 0, spec.containers[0].resources.requests: "
         "Invalid value: \"2\": must be less than or equal to cpu limit of 1, "
-        "spec.containers[0].resources.limits: Required value: Limit must be set for non "
-        "overcommitable resources]");
+        "spec.containers[0].resources.requests[memory]: Invalid value: \"-1Gi\": must be greater "
+        "than or equal to 0, spec.containers[0].resources.limits: Required value: Limit must be "
+        "set for non overcommitable resources]");
 
   Json words =
       pod("words",
@@ -327,7 +329,7 @@ TEST_CASE("ConfigMaps: keys, binaryData, size and immutability", "[validation][c
       config_map("big", {{"a", std::string(600 * 1024, 'x')}, {"b", std::string(600 * 1024, 'y')}});
   auto b = h.post(cms, big);
   CHECK(invalid_message(b, 1) ==
-        "ConfigMap \"big\" is invalid: []: Too long: must have at most 1048576 bytes");
+        "ConfigMap \"big\" is invalid: []: Too long: may not be more than 1048576 bytes");
   CHECK(b.json()["details"]["causes"][0]["reason"] == "FieldValueTooLong");
 
   Json frozen = config_map("frozen", {{"k", "v"}});

@@ -116,7 +116,9 @@ TEST_CASE("mutated protobuf bodies through the server: 4xx or success, never 5xx
   for (int i = 0; i < 400; ++i) {
     const auto& [name, path] = seeds[rng() % 4];
     std::string body = body_file(name);
-    for (int e = 0; e < 3; ++e)
+    // One to three bytes: with three, nearly every body that still decodes breaks a validation
+    // rule (a label turned into a finalizer, a name byte), so few would be taken.
+    for (int e = 0, n = 1 + i % 3; e < n; ++e)
       body[rng() % body.size()] = static_cast<char>(rng() & 0xFF);
     auto r = send(h, "POST", path, body);
     INFO(name << " answered " << r.status << ": " << r.body);
