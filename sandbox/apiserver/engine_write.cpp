@@ -5,6 +5,7 @@
 #include "sandbox/apiserver/crd.hpp"
 #include "sandbox/apiserver/engine.hpp"
 #include "sandbox/apiserver/kinds.hpp"
+#include "sandbox/apiserver/kinds_warnings.hpp"
 #include "sandbox/patch/patch.hpp"
 
 namespace respool::sandbox {
@@ -123,6 +124,8 @@ Result<WriteResult> Engine::create_locked(const ResourceType& type, const std::s
     causes.insert(causes.end(), more.begin(), more.end());
   }
   if (!causes.empty()) return std::unexpected(invalid_for(type, object_name(body), causes));
+  for (std::string& w : kinds::create_warnings(type, body))
+    warnings.push_back(std::move(w));
   if (auto e = check_namespace(type, ns, object_name(body))) return std::unexpected(*e);
 
   std::string key = Store::key(type.namespaced ? ns : "", object_name(body));

@@ -5,6 +5,7 @@
 #include "operator/kube/selector.hpp"
 #include "operator/kube/time.hpp"
 #include "sandbox/apiserver/kinds_rules.hpp"
+#include "sandbox/apiserver/kinds_warnings.hpp"
 
 namespace respool::sandbox::kinds {
 namespace {
@@ -147,6 +148,8 @@ std::optional<std::string> check_dns_subdomain(const std::string& name) {
 std::optional<std::string> check_dns_label(const std::string& name) {
   if (name.size() > 63) return "must be no more than 63 characters";
   if (!std::regex_match(name, kLabel)) {
+    // IsDNS1123Label: a valid subdomain that is no label can only have dots.
+    if (std::regex_match(name, kSubdomain)) return "must not contain dots";
     return "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or "
            "'-', and must start and end with an alphanumeric character (e.g. 'my-name',  or "
            "'123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
@@ -212,6 +215,23 @@ Cause field_duplicate_raw(std::string field, const std::string& rendered, std::s
 std::string text_of(const Json& obj, const char* key) {
   if (!obj.is_object() || !obj.contains(key) || !obj[key].is_string()) return "";
   return obj[key].get<std::string>();
+}
+
+std::vector<std::string> create_warnings(const ResourceType& type, const Json& obj) {
+  // WarningsOnCreate of the workload strategies: a name that is not a DNS label.
+  const char* used_in = nullptr;
+  if (type.id == KindId::Pod) {
+    used_in = "the Pod's hostname";
+  } else if (type.id == KindId::Deployment || type.id == KindId::ReplicaSet ||
+             type.id == KindId::Job || type.id == KindId::CronJob ||
+             type.id == KindId::ReplicationController) {
+    used_in = "Pod names and hostnames";
+  }
+  if (!used_in) return {};
+  auto bad = check_dns_label(text_of(obj.value("metadata", Json::object()), "name"));
+  if (!bad) return {};
+  return {std::string("metadata.name: this is used in ") + used_in +
+          ", which can result in surprising behavior; a DNS label is recommended: [" + *bad + "]"};
 }
 
 std::vector<Cause> validate(const ResourceType& type, const Json& obj, const Json* old) {

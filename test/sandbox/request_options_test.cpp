@@ -1,6 +1,7 @@
 // Query options and decoding defaults as kube-apiserver v1.32 checks and applies them:
 // ValidateListOptions, ValidateFieldManager (CreateOptions/UpdateOptions/PatchOptions), the
-// annotation key rule (case does not matter), StatefulSet names as DNS labels, and a Pod's
+// annotation key rule (case does not matter), StatefulSet names as DNS labels (other workloads
+// get a warning), and a Pod's
 // limits defaulting its missing requests (SetDefaults_Pod).
 
 #include <catch2/catch.hpp>
@@ -75,7 +76,7 @@ TEST_CASE("Annotation keys are qualified names whatever their case", "[validatio
         "262144 bytes");
 }
 
-TEST_CASE("StatefulSet names are DNS labels", "[validation][options]") {
+TEST_CASE("StatefulSet names are DNS labels, other workloads warn", "[validation][options]") {
   Harness h;
   Json sts = {{"apiVersion", "apps/v1"},
               {"kind", "StatefulSet"},
@@ -86,10 +87,17 @@ TEST_CASE("StatefulSet names are DNS labels", "[validation][options]") {
                  {{"metadata", {{"labels", {{"app", "db"}}}}},
                   {"spec", {{"containers", {{{"name", "c"}, {"image", "db:1"}}}}}}}}}}};
   CHECK(message_of(h.post("/apis/apps/v1/namespaces/default/statefulsets", sts), 422) ==
-        "StatefulSet.apps \"db.main\" is invalid: metadata.name: Invalid value: \"db.main\": a "
-        "lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and "
-        "must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex "
-        "used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')");
+        "StatefulSet.apps \"db.main\" is invalid: metadata.name: Invalid value: \"db.main\": "
+        "must not contain dots");
+  // A Deployment may have such a name: the real server only warns (its pods' hostnames).
+  Json web = sts;
+  web["kind"] = "Deployment";
+  web["metadata"]["name"] = "web.v1";
+  auto created = h.post("/apis/apps/v1/namespaces/default/deployments", web);
+  REQUIRE(created.status == 201);
+  CHECK(created.header("Warning") ==
+        "299 - \"metadata.name: this is used in Pod names and hostnames, which can result in "
+        "surprising behavior; a DNS label is recommended: [must not contain dots]\"");
 }
 
 TEST_CASE("A Pod's limits default its missing requests", "[validation][options]") {
