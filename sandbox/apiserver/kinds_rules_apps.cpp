@@ -10,18 +10,18 @@
 namespace respool::sandbox::kinds {
 namespace {
 
-const Json& member(const Json& obj, const char* key) {
+const Json& apps_member(const Json& obj, const char* key) {
   static const Json kNull;
   return obj.is_object() && obj.contains(key) ? obj[key] : kNull;
 }
 
-const Json& object_or_empty(const Json& v) {
+const Json& apps_object_or_empty(const Json& v) {
   static const Json kEmpty = Json::object();
   return v.is_object() ? v : kEmpty;
 }
 
 const Json& template_labels(const Json& spec) {
-  return member(member(member(spec, "template"), "metadata"), "labels");
+  return apps_member(apps_member(apps_member(spec, "template"), "metadata"), "labels");
 }
 
 // `selector` does not match template `labels`, when the selector converts and does not match.
@@ -31,7 +31,7 @@ void match_rule(const Json& selector, const Json& spec, std::vector<Cause>& out)
   bool matches = false;
   if (selector.is_object()) {
     auto parsed = kube::LabelSelector::from_json(selector);
-    matches = parsed && (parsed->empty() || parsed->matches(object_or_empty(labels)));
+    matches = parsed && (parsed->empty() || parsed->matches(apps_object_or_empty(labels)));
   }
   if (!matches) {
     out.push_back(field_invalid_raw("spec.template.metadata.labels", go_string_map(labels),
@@ -40,9 +40,9 @@ void match_rule(const Json& selector, const Json& spec, std::vector<Cause>& out)
 }
 
 bool empty_selector(const Json& selector) {
-  return object_or_empty(member(selector, "matchLabels")).empty() &&
-         (!member(selector, "matchExpressions").is_array() ||
-          member(selector, "matchExpressions").empty());
+  return apps_object_or_empty(apps_member(selector, "matchLabels")).empty() &&
+         (!apps_member(selector, "matchExpressions").is_array() ||
+          apps_member(selector, "matchExpressions").empty());
 }
 
 // The selector rules every workload shares: Required when missing, ValidateLabelSelector, the
@@ -62,7 +62,7 @@ bool selector_rules(const Json& selector, const char* word, std::vector<Cause>& 
 
 // ValidatePodTemplateSpecForReplicaSet, for Deployments and ReplicaSets.
 void replica_set_template_rules(const Json& spec, const char* kind, std::vector<Cause>& out) {
-  const Json& selector = member(spec, "selector");
+  const Json& selector = apps_member(spec, "selector");
   std::vector<Cause> reported_already;  // selector_rules reported these
   if (!selector.is_null() && !label_selector_rules(selector, "spec.selector", reported_already)) {
     out.push_back(
@@ -70,14 +70,14 @@ void replica_set_template_rules(const Json& spec, const char* kind, std::vector<
     return;
   }
   match_rule(selector, spec, out);
-  const Json& tmpl = member(spec, "template");
+  const Json& tmpl = apps_member(spec, "template");
   pod_template_rules(tmpl, "spec.template", out);
-  const Json& pod_spec = member(tmpl, "spec");
+  const Json& pod_spec = apps_member(tmpl, "spec");
   const std::string policy = text_of(pod_spec, "restartPolicy");
   if (policy != "Always") {
     out.push_back(field_not_supported("spec.template.spec.restartPolicy", policy, {"Always"}));
   }
-  if (!member(pod_spec, "activeDeadlineSeconds").is_null()) {
+  if (!apps_member(pod_spec, "activeDeadlineSeconds").is_null()) {
     out.push_back(
         field_forbidden("spec.template.spec.activeDeadlineSeconds",
                         std::string("activeDeadlineSeconds in ") + kind + " is not Supported"));
@@ -87,8 +87,8 @@ void replica_set_template_rules(const Json& spec, const char* kind, std::vector<
 // The selector of apps/v1 workloads may not change (the strategies' ValidateUpdate).
 void selector_immutable(const Json& obj, const Json* old, std::vector<Cause>& out) {
   if (!old) return;
-  const Json& now = member(member(obj, "spec"), "selector");
-  if (now != member(member(*old, "spec"), "selector")) {
+  const Json& now = apps_member(apps_member(obj, "spec"), "selector");
+  if (now != apps_member(apps_member(*old, "spec"), "selector")) {
     out.push_back(field_invalid_raw("spec.selector", go_label_selector(now), "field is immutable"));
   }
 }
@@ -103,7 +103,7 @@ std::string go_deployment_strategy(const std::string& type, const Json& rolling)
 // ValidateDeploymentStrategy on the strategy as SetDefaults_Deployment leaves it.
 void deployment_strategy_rules(const Json& strategy, std::vector<Cause>& out) {
   const std::string type = text_of(strategy, "type");
-  const Json& rolling = member(strategy, "rollingUpdate");
+  const Json& rolling = apps_member(strategy, "rollingUpdate");
   if (type == "Recreate") {
     if (!rolling.is_null()) {
       out.push_back(field_forbidden("spec.strategy.rollingUpdate",
@@ -116,8 +116,8 @@ void deployment_strategy_rules(const Json& strategy, std::vector<Cause>& out) {
       return;
     }
     const std::string at = "spec.strategy.rollingUpdate";
-    const Json& unavailable = member(rolling, "maxUnavailable");
-    const Json& surge = member(rolling, "maxSurge");
+    const Json& unavailable = apps_member(rolling, "maxUnavailable");
+    const Json& surge = apps_member(rolling, "maxSurge");
     long long u = int_or_percent_rules(unavailable, at + ".maxUnavailable", out, false);
     long long s = int_or_percent_rules(surge, at + ".maxSurge", out, false);
     if (u == 0 && s == 0) {
@@ -138,16 +138,16 @@ void deployment_strategy_rules(const Json& strategy, std::vector<Cause>& out) {
 
 // %#v of an apps.RollingUpdateStatefulSetStrategy (a pointer field.Invalid dereferences).
 std::string go_rolling_sts(const Json& rolling) {
-  const Json& partition = member(rolling, "partition");
+  const Json& partition = apps_member(rolling, "partition");
   return "apps.RollingUpdateStatefulSetStrategy{Partition:" +
          std::to_string(partition.is_number_integer() ? partition.get<long long>() : 0) +
          ", MaxUnavailable:(*intstr.IntOrString)(" +
-         (member(rolling, "maxUnavailable").is_null() ? "nil" : "0xc000000000") + ")}";
+         (apps_member(rolling, "maxUnavailable").is_null() ? "nil" : "0xc000000000") + ")}";
 }
 
 void stateful_set_strategy_rules(const Json& strategy, std::vector<Cause>& out) {
   const std::string type = text_of(strategy, "type");
-  const Json& rolling = member(strategy, "rollingUpdate");
+  const Json& rolling = apps_member(strategy, "rollingUpdate");
   const std::string at = "spec.updateStrategy";
   if (type.empty()) {
     out.push_back(field_required(at));
@@ -159,7 +159,7 @@ void stateful_set_strategy_rules(const Json& strategy, std::vector<Cause>& out) 
   } else if (type == "RollingUpdate") {
     if (!rolling.is_object()) return;
     non_negative(rolling, "partition", at + ".rollingUpdate", out);
-    const Json& unavailable = member(rolling, "maxUnavailable");
+    const Json& unavailable = apps_member(rolling, "maxUnavailable");
     if (!unavailable.is_null()) {
       const std::string mu = at + ".rollingUpdate.maxUnavailable";
       long long n = int_or_percent_rules(unavailable, mu, out, true);
@@ -178,7 +178,7 @@ void stateful_set_strategy_rules(const Json& strategy, std::vector<Cause>& out) 
 
 // The StatefulSet spec without what an update may change (ValidateStatefulSetUpdate).
 Json frozen_stateful_set_spec(const Json& spec) {
-  Json frozen = object_or_empty(spec);
+  Json frozen = apps_object_or_empty(spec);
   for (const char* key : {"replicas", "template", "updateStrategy", "minReadySeconds", "ordinals",
                           "persistentVolumeClaimRetentionPolicy"}) {
     frozen.erase(key);
@@ -189,17 +189,17 @@ Json frozen_stateful_set_spec(const Json& spec) {
 }  // namespace
 
 void validate_deployment(const Json& obj, const Json* old, std::vector<Cause>& out) {
-  const Json& spec = object_or_empty(member(obj, "spec"));
+  const Json& spec = apps_object_or_empty(apps_member(obj, "spec"));
   non_negative(spec, "replicas", "spec", out);
-  selector_rules(member(spec, "selector"), "deployment", out);
+  selector_rules(apps_member(spec, "selector"), "deployment", out);
   replica_set_template_rules(spec, "ReplicaSet", out);
-  deployment_strategy_rules(object_or_empty(member(spec, "strategy")), out);
+  deployment_strategy_rules(apps_object_or_empty(apps_member(spec, "strategy")), out);
   non_negative(spec, "minReadySeconds", "spec", out);
   non_negative(spec, "revisionHistoryLimit", "spec", out);
-  const Json& deadline = member(spec, "progressDeadlineSeconds");
+  const Json& deadline = apps_member(spec, "progressDeadlineSeconds");
   if (deadline.is_number_integer()) {
     non_negative(spec, "progressDeadlineSeconds", "spec", out);
-    const Json& min_ready = member(spec, "minReadySeconds");
+    const Json& min_ready = apps_member(spec, "minReadySeconds");
     long long ready = min_ready.is_number_integer() ? min_ready.get<long long>() : 0;
     if (deadline.get<long long>() <= ready) {
       out.push_back(field_invalid("spec.progressDeadlineSeconds", deadline,
@@ -210,17 +210,17 @@ void validate_deployment(const Json& obj, const Json* old, std::vector<Cause>& o
 }
 
 void validate_replica_set(const Json& obj, const Json* old, std::vector<Cause>& out) {
-  const Json& spec = object_or_empty(member(obj, "spec"));
+  const Json& spec = apps_object_or_empty(apps_member(obj, "spec"));
   non_negative(spec, "replicas", "spec", out);
   non_negative(spec, "minReadySeconds", "spec", out);
   // The real message names deployments here too (ValidateReplicaSetSpec).
-  selector_rules(member(spec, "selector"), "deployment", out);
+  selector_rules(apps_member(spec, "selector"), "deployment", out);
   replica_set_template_rules(spec, "ReplicaSet", out);
   selector_immutable(obj, old, out);
 }
 
 void validate_stateful_set(const Json& obj, const Json* old, std::vector<Cause>& out) {
-  const Json& spec = object_or_empty(member(obj, "spec"));
+  const Json& spec = apps_object_or_empty(apps_member(obj, "spec"));
   const std::string policy = text_of(spec, "podManagementPolicy");
   if (policy.empty()) {
     out.push_back(field_required("spec.podManagementPolicy"));
@@ -228,8 +228,8 @@ void validate_stateful_set(const Json& obj, const Json* old, std::vector<Cause>&
     out.push_back(
         field_invalid("spec.podManagementPolicy", policy, "must be 'OrderedReady' or 'Parallel'"));
   }
-  stateful_set_strategy_rules(object_or_empty(member(spec, "updateStrategy")), out);
-  const Json& retention = member(spec, "persistentVolumeClaimRetentionPolicy");
+  stateful_set_strategy_rules(apps_object_or_empty(apps_member(spec, "updateStrategy")), out);
+  const Json& retention = apps_member(spec, "persistentVolumeClaimRetentionPolicy");
   for (const char* key : {"whenDeleted", "whenScaled"}) {
     if (!retention.is_object()) break;
     const std::string value = text_of(retention, key);
@@ -241,35 +241,35 @@ void validate_stateful_set(const Json& obj, const Json* old, std::vector<Cause>&
   }
   non_negative(spec, "replicas", "spec", out);
   non_negative(spec, "minReadySeconds", "spec", out);
-  if (member(spec, "ordinals").is_object()) {
-    const Json& start = member(member(spec, "ordinals"), "start");
+  if (apps_member(spec, "ordinals").is_object()) {
+    const Json& start = apps_member(apps_member(spec, "ordinals"), "start");
     if (start.is_number_integer() && start.get<long long>() < 0) {
       out.push_back(
           field_invalid("spec.ordinals.start", start, "must be greater than or equal to 0"));
     }
   }
-  const Json& selector = member(spec, "selector");
+  const Json& selector = apps_member(spec, "selector");
   bool converts = selector_rules(selector, "statefulset", out);
   if (!converts) {
     out.push_back(field_invalid_raw("spec.selector", go_label_selector(selector), ""));
   } else {
     // ValidatePodTemplateSpecForStatefulSet: labels and annotations, not the pod spec.
     match_rule(selector, spec, out);
-    const Json& meta = member(member(spec, "template"), "metadata");
-    label_map_rules(member(meta, "labels"), "spec.template.labels", out);
-    annotation_map_rules(member(meta, "annotations"), "spec.template.annotations", out);
+    const Json& meta = apps_member(apps_member(spec, "template"), "metadata");
+    label_map_rules(apps_member(meta, "labels"), "spec.template.labels", out);
+    annotation_map_rules(apps_member(meta, "annotations"), "spec.template.annotations", out);
   }
-  const Json& pod_spec = member(member(spec, "template"), "spec");
+  const Json& pod_spec = apps_member(apps_member(spec, "template"), "spec");
   const std::string restart = text_of(pod_spec, "restartPolicy");
   if (restart != "Always") {
     out.push_back(field_not_supported("spec.template.spec.restartPolicy", restart, {"Always"}));
   }
-  if (!member(pod_spec, "activeDeadlineSeconds").is_null()) {
+  if (!apps_member(pod_spec, "activeDeadlineSeconds").is_null()) {
     out.push_back(field_forbidden("spec.template.spec.activeDeadlineSeconds",
                                   "activeDeadlineSeconds in StatefulSet is not Supported"));
   }
   if (old && frozen_stateful_set_spec(spec) !=
-                 frozen_stateful_set_spec(object_or_empty(member(*old, "spec")))) {
+                 frozen_stateful_set_spec(apps_object_or_empty(apps_member(*old, "spec")))) {
     out.push_back(
         field_forbidden("spec",
                         "updates to statefulset spec for fields other than 'replicas', 'ordinals', "
@@ -279,8 +279,8 @@ void validate_stateful_set(const Json& obj, const Json* old, std::vector<Cause>&
 }
 
 void validate_daemon_set(const Json& obj, const Json* old, std::vector<Cause>& out) {
-  const Json& spec = object_or_empty(member(obj, "spec"));
-  const Json& selector = member(spec, "selector");
+  const Json& spec = apps_object_or_empty(apps_member(obj, "spec"));
+  const Json& selector = apps_member(spec, "selector");
   // ValidateDaemonSetSpec: no Required for a missing selector, only the failed match.
   bool converts = selector.is_null() || label_selector_rules(selector, "spec.selector", out);
   if (converts) match_rule(selector, spec, out);
@@ -288,7 +288,7 @@ void validate_daemon_set(const Json& obj, const Json* old, std::vector<Cause>& o
     out.push_back(field_invalid_raw("spec.selector", go_label_selector(selector),
                                     "empty selector is invalid for daemonset"));
   }
-  pod_template_rules(member(spec, "template"), "spec.template", out);
+  pod_template_rules(apps_member(spec, "template"), "spec.template", out);
   validate_daemon_set_spec(spec, out);
   selector_immutable(obj, old, out);
 }

@@ -14,7 +14,7 @@
 namespace respool::sandbox::kinds {
 namespace {
 
-const Json& member(const Json& obj, const char* key) {
+const Json& service_member(const Json& obj, const char* key) {
   static const Json kNull;
   return obj.is_object() && obj.contains(key) ? obj[key] : kNull;
 }
@@ -64,7 +64,7 @@ std::vector<std::string> strings_of(const Json& list) {
 }
 
 // %#v of a []string.
-std::string go_strings(const std::vector<std::string>& list) {
+std::string service_go_strings(const std::vector<std::string>& list) {
   if (list.empty()) return "[]string(nil)";
   std::string out = "[]string{";
   for (std::size_t i = 0; i < list.size(); ++i)
@@ -73,7 +73,7 @@ std::string go_strings(const std::vector<std::string>& list) {
 }
 
 bool headless(const Json& spec) {
-  auto ips = strings_of(member(spec, "clusterIPs"));
+  auto ips = strings_of(service_member(spec, "clusterIPs"));
   return ips.size() == 1 && ips[0] == "None";
 }
 
@@ -88,7 +88,7 @@ void port_rules(const Json& port, const std::string& at, bool require_name,
     if (!names.insert(name).second)
       out.push_back(field_duplicate_raw(at + ".name", render_value(name)));
   }
-  const Json& number = member(port, "port");
+  const Json& number = service_member(port, "port");
   if (!valid_port(number)) {
     out.push_back(field_invalid(at + ".port", number.is_number() ? number : Json(0), kPortRange));
   }
@@ -98,7 +98,7 @@ void port_rules(const Json& port, const std::string& at, bool require_name,
   } else if (protocol != "TCP" && protocol != "UDP" && protocol != "SCTP") {
     out.push_back(field_not_supported(at + ".protocol", protocol, {"SCTP", "TCP", "UDP"}));
   }
-  const Json& target = member(port, "targetPort");
+  const Json& target = service_member(port, "targetPort");
   if (target.is_string()) {
     for (const std::string& msg : port_name_errors(target.get<std::string>()))
       out.push_back(field_invalid(at + ".targetPort", target, msg));
@@ -106,7 +106,7 @@ void port_rules(const Json& port, const std::string& at, bool require_name,
     out.push_back(
         field_invalid(at + ".targetPort", target.is_number() ? target : Json(0), kPortRange));
   }
-  const Json& app = member(port, "appProtocol");
+  const Json& app = service_member(port, "appProtocol");
   if (app.is_string()) {
     for (const std::string& msg : check_qualified_name(app.get<std::string>()))
       out.push_back(field_invalid(at + ".appProtocol", app, msg));
@@ -124,19 +124,20 @@ std::string go_port_key(const std::string& protocol, long long port) {
 void cluster_ip_rules(const Json& spec, std::vector<Cause>& out) {
   if (text_of(spec, "type") == "ExternalName") return;
   const std::string ip = text_of(spec, "clusterIP");
-  const auto ips = strings_of(member(spec, "clusterIPs"));
+  const auto ips = strings_of(service_member(spec, "clusterIPs"));
   const std::string at = "spec.clusterIPs";
   if (!ip.empty()) {
     if (ips.empty()) {
       out.push_back(field_required(at));
     } else if (ips[0] != ip) {
-      out.push_back(field_invalid_raw(at, go_strings(ips), "first value must match `clusterIP`"));
+      out.push_back(
+          field_invalid_raw(at, service_go_strings(ips), "first value must match `clusterIP`"));
     }
   } else if (!ips.empty()) {
-    out.push_back(
-        field_invalid_raw(at, go_strings(ips), "must be empty when `clusterIP` is not specified"));
+    out.push_back(field_invalid_raw(at, service_go_strings(ips),
+                                    "must be empty when `clusterIP` is not specified"));
   }
-  const auto families = strings_of(member(spec, "ipFamilies"));
+  const auto families = strings_of(service_member(spec, "ipFamilies"));
   std::set<std::string> seen;
   for (std::size_t i = 0; i < families.size(); ++i) {
     if (families[i] != "IPv4" && families[i] != "IPv6") {
@@ -146,7 +147,7 @@ void cluster_ip_rules(const Json& spec, std::vector<Cause>& out) {
       out.push_back(field_duplicate_raw(idx("spec.ipFamilies", i), render_value(families[i])));
     }
   }
-  const Json& policy = member(spec, "ipFamilyPolicy");
+  const Json& policy = service_member(spec, "ipFamilyPolicy");
   if (policy.is_string() && policy != "SingleStack" && policy != "PreferDualStack" &&
       policy != "RequireDualStack") {
     out.push_back(field_not_supported("spec.ipFamilyPolicy", policy,
@@ -157,8 +158,8 @@ void cluster_ip_rules(const Json& spec, std::vector<Cause>& out) {
     if (i == 0 && ips[0] == "None") {
       if (ips.size() > 1) {
         bad_ips = true;
-        out.push_back(
-            field_invalid_raw(at, go_strings(ips), "'None' must be the first and only value"));
+        out.push_back(field_invalid_raw(at, service_go_strings(ips),
+                                        "'None' must be the first and only value"));
       }
       continue;
     }
@@ -169,10 +170,10 @@ void cluster_ip_rules(const Json& spec, std::vector<Cause>& out) {
     }
   }
   if (ips.size() > 2)
-    out.push_back(field_invalid_raw(at, go_strings(ips), "may only hold up to 2 values"));
+    out.push_back(field_invalid_raw(at, service_go_strings(ips), "may only hold up to 2 values"));
   if (bad_ips) return;
   if (ips.size() == 2 && is_ipv6(ips[0]) == is_ipv6(ips[1])) {
-    out.push_back(field_invalid_raw(at, go_strings(ips),
+    out.push_back(field_invalid_raw(at, service_go_strings(ips),
                                     "may specify no more than one IP for each IP family"));
   }
   if (!headless(spec)) {
@@ -199,13 +200,13 @@ void type_rules(const Json& spec, std::vector<Cause>& out) {
                                   "may not be set to 'None' for " + type + " services"));
     }
   } else if (type == "ExternalName") {
-    if (!strings_of(member(spec, "clusterIPs")).empty()) {
+    if (!strings_of(service_member(spec, "clusterIPs")).empty()) {
       out.push_back(field_forbidden("spec.clusterIPs", "may not be set for ExternalName services"));
     }
-    if (!strings_of(member(spec, "ipFamilies")).empty()) {
+    if (!strings_of(service_member(spec, "ipFamilies")).empty()) {
       out.push_back(field_forbidden("spec.ipFamilies", "may not be set for ExternalName services"));
     }
-    if (!member(spec, "ipFamilyPolicy").is_null()) {
+    if (!service_member(spec, "ipFamilyPolicy").is_null()) {
       out.push_back(
           field_forbidden("spec.ipFamilyPolicy", "may not be set for ExternalName services"));
     }
@@ -226,13 +227,13 @@ void affinity_rules(const Json& spec, std::vector<Cause>& out) {
   } else if (affinity != "ClientIP" && affinity != "None") {
     out.push_back(field_not_supported("spec.sessionAffinity", affinity, {"ClientIP", "None"}));
   }
-  const Json& config = member(spec, "sessionAffinityConfig");
+  const Json& config = service_member(spec, "sessionAffinityConfig");
   if (affinity == "ClientIP") {
-    const Json& timeout = member(member(config, "clientIP"), "timeoutSeconds");
+    const Json& timeout = service_member(service_member(config, "clientIP"), "timeoutSeconds");
     if (!config.is_object()) {
       out.push_back(
           field_required("spec.sessionAffinityConfig", "when session affinity type is ClientIP"));
-    } else if (!member(config, "clientIP").is_object()) {
+    } else if (!service_member(config, "clientIP").is_object()) {
       out.push_back(field_required("spec.sessionAffinityConfig.clientIP",
                                    "when session affinity type is ClientIP"));
     } else if (timeout.is_null()) {
@@ -263,7 +264,7 @@ void traffic_rules(const Json& spec, std::vector<Cause>& out) {
   } else if (external && etp != "Cluster" && etp != "Local") {
     out.push_back(field_not_supported("spec.externalTrafficPolicy", etp, {"Cluster", "Local"}));
   }
-  const Json& hc = member(spec, "healthCheckNodePort");
+  const Json& hc = service_member(spec, "healthCheckNodePort");
   const bool needs_hc = load_balancer && etp == "Local";
   const bool hc_set = hc.is_number_integer() && hc.get<long long>() != 0;
   if (!needs_hc && hc_set) {
@@ -275,13 +276,13 @@ void traffic_rules(const Json& spec, std::vector<Cause>& out) {
   } else if (needs_hc && !valid_port(hc)) {
     out.push_back(field_invalid("spec.healthCheckNodePort", hc, kPortRange));
   }
-  const Json& itp = member(spec, "internalTrafficPolicy");
+  const Json& itp = service_member(spec, "internalTrafficPolicy");
   if (itp.is_null() && type != "ExternalName") {
     out.push_back(field_required("spec.internalTrafficPolicy"));
   } else if (itp.is_string() && itp != "Cluster" && itp != "Local") {
     out.push_back(field_not_supported("spec.internalTrafficPolicy", itp, {"Cluster", "Local"}));
   }
-  const Json& distribution = member(spec, "trafficDistribution");
+  const Json& distribution = service_member(spec, "trafficDistribution");
   if (distribution.is_string() && distribution != "PreferClose") {
     out.push_back(field_not_supported("spec.trafficDistribution", distribution, {"PreferClose"}));
   }
@@ -291,41 +292,41 @@ void traffic_rules(const Json& spec, std::vector<Cause>& out) {
 void update_rules(const Json& spec, const Json& before, std::vector<Cause>& out) {
   if (text_of(spec, "type") == "ExternalName" || text_of(before, "type") == "ExternalName") return;
   if (headless(spec) && headless(before)) return;
-  const auto now = strings_of(member(spec, "clusterIPs"));
-  const auto was = strings_of(member(before, "clusterIPs"));
+  const auto now = strings_of(service_member(spec, "clusterIPs"));
+  const auto was = strings_of(service_member(before, "clusterIPs"));
   const std::string first = "spec.clusterIPs[0]";
   if (now.size() == was.size()) {
     for (std::size_t i = 0; i < was.size(); ++i) {
       if (was[i] != now[i]) {
-        out.push_back(field_invalid_raw(idx("spec.clusterIPs", i), go_strings(now),
+        out.push_back(field_invalid_raw(idx("spec.clusterIPs", i), service_go_strings(now),
                                         "may not change once set"));
       }
     }
   } else if (was.size() > now.size()) {
     if (now.empty()) {
       out.push_back(
-          field_invalid_raw(first, go_strings(now), "primary clusterIP can not be unset"));
+          field_invalid_raw(first, service_go_strings(now), "primary clusterIP can not be unset"));
     } else if (now[0] != was[0]) {
-      out.push_back(field_invalid_raw(first, go_strings(now), "may not change once set"));
+      out.push_back(field_invalid_raw(first, service_go_strings(now), "may not change once set"));
     }
-    if (now.size() == 1 && member(spec, "ipFamilyPolicy") != "SingleStack") {
-      const Json& policy = member(spec, "ipFamilyPolicy");
+    if (now.size() == 1 && service_member(spec, "ipFamilyPolicy") != "SingleStack") {
+      const Json& policy = service_member(spec, "ipFamilyPolicy");
       out.push_back(field_invalid("spec.ipFamilyPolicy", policy,
                                   "must be set to 'SingleStack' when releasing the secondary "
                                   "clusterIP"));
     }
   } else if (!was.empty() && now[0] != was[0]) {
-    out.push_back(field_invalid_raw(first, go_strings(now), "may not change once set"));
+    out.push_back(field_invalid_raw(first, service_go_strings(now), "may not change once set"));
   }
 }
 
 }  // namespace
 
 void validate_service(const Json& obj, const Json* old, std::vector<Cause>& out) {
-  const Json& spec = member(obj, "spec");
-  if (old) update_rules(spec, member(*old, "spec"), out);
+  const Json& spec = service_member(obj, "spec");
+  if (old) update_rules(spec, service_member(*old, "spec"), out);
   const std::string type = text_of(spec, "type");
-  const Json& ports = member(spec, "ports");
+  const Json& ports = service_member(spec, "ports");
   const std::size_t count = ports.is_array() ? ports.size() : 0;
   if (count == 0 && !headless(spec) && type != "ExternalName") {
     out.push_back(field_required("spec.ports"));
@@ -335,12 +336,13 @@ void validate_service(const Json& obj, const Json* old, std::vector<Cause>& out)
   for (std::size_t i = 0; i < count; ++i) {
     port_rules(ports[i], idx("spec.ports", i), count > 1, names, out);
   }
-  label_map_rules(member(spec, "selector"), "spec.selector", out);
+  label_map_rules(service_member(spec, "selector"), "spec.selector", out);
   affinity_rules(spec, out);
   cluster_ip_rules(spec, out);
-  for (std::size_t i = 0;
-       member(spec, "externalIPs").is_array() && i < member(spec, "externalIPs").size(); ++i) {
-    const Json& ip = member(spec, "externalIPs")[i];
+  for (std::size_t i = 0; service_member(spec, "externalIPs").is_array() &&
+                          i < service_member(spec, "externalIPs").size();
+       ++i) {
+    const Json& ip = service_member(spec, "externalIPs")[i];
     const std::string text = ip.is_string() ? ip.get<std::string>() : "";
     if (!is_ipv4(text) && !is_ipv6(text)) {
       out.push_back(field_invalid(idx("spec.externalIPs", i), text,
@@ -358,7 +360,7 @@ void validate_service(const Json& obj, const Json* old, std::vector<Cause>& out)
   for (std::size_t i = 0; i < count; ++i) {
     const Json& p = ports[i];
     const std::string protocol = text_of(p, "protocol");
-    const Json& node_port = member(p, "nodePort");
+    const Json& node_port = service_member(p, "nodePort");
     const long long np = node_port.is_number_integer() ? node_port.get<long long>() : 0;
     if (type == "ClusterIP" && np != 0) {
       out.push_back(field_forbidden(idx("spec.ports", i) + ".nodePort",
@@ -369,7 +371,7 @@ void validate_service(const Json& obj, const Json* old, std::vector<Cause>& out)
     }
   }
   for (std::size_t i = 0; i < count; ++i) {
-    const Json& number = member(ports[i], "port");
+    const Json& number = service_member(ports[i], "port");
     const long long port = number.is_number_integer() ? number.get<long long>() : 0;
     const std::string protocol = text_of(ports[i], "protocol");
     if (!keys.insert({protocol, port}).second) {
@@ -377,20 +379,20 @@ void validate_service(const Json& obj, const Json* old, std::vector<Cause>& out)
     }
   }
   if (type != "LoadBalancer") {
-    if (member(spec, "loadBalancerSourceRanges").is_array() &&
-        !member(spec, "loadBalancerSourceRanges").empty()) {
+    if (service_member(spec, "loadBalancerSourceRanges").is_array() &&
+        !service_member(spec, "loadBalancerSourceRanges").empty()) {
       out.push_back(field_forbidden("spec.LoadBalancerSourceRanges",
                                     "may only be used when `type` is 'LoadBalancer'"));
     }
-    if (!member(spec, "allocateLoadBalancerNodePorts").is_null()) {
+    if (!service_member(spec, "allocateLoadBalancerNodePorts").is_null()) {
       out.push_back(field_forbidden("spec.allocateLoadBalancerNodePorts",
                                     "may only be used when `type` is 'LoadBalancer'"));
     }
-    if (!member(spec, "loadBalancerClass").is_null()) {
+    if (!service_member(spec, "loadBalancerClass").is_null()) {
       out.push_back(field_forbidden("spec.loadBalancerClass",
                                     "may only be used when `type` is 'LoadBalancer'"));
     }
-  } else if (member(spec, "allocateLoadBalancerNodePorts").is_null()) {
+  } else if (service_member(spec, "allocateLoadBalancerNodePorts").is_null()) {
     out.push_back(field_required("allocateLoadBalancerNodePorts"));
   }
   traffic_rules(spec, out);

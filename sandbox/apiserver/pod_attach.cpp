@@ -6,16 +6,7 @@
 #include "sandbox/simulator/container_log.hpp"
 
 namespace respool::sandbox {
-namespace {
-
-const std::vector<std::string> kProtocols = {"v5.channel.k8s.io", "v4.channel.k8s.io"};
-
-bool flag(const http::Target& t, std::string_view name) {
-  auto v = t.param(name);
-  return v && (*v == "true" || *v == "1" || *v == "True" || *v == "t");
-}
-
-}  // namespace
+namespace {}  // namespace
 
 void serve_pod_attach(Engine& engine, const std::atomic<bool>& stopping, const ResourceType& pods,
                       const http::ServerRequest& request, const http::Target& target,
@@ -28,12 +19,12 @@ void serve_pod_attach(Engine& engine, const std::atomic<bool>& stopping, const R
   if (!container) return fail(container.error());
   if (pod.value("spec", Json::object()).value("nodeName", std::string()).empty())
     return fail(bad_request("pod " + name + " does not have a host assigned"));
-  const bool want_out = flag(target, "stdout");
-  const bool want_err = flag(target, "stderr");
-  if (!flag(target, "stdin") && !want_out && !want_err)
+  const bool want_out = websocket::stream_flag(target, "stdout");
+  const bool want_err = websocket::stream_flag(target, "stderr");
+  if (!websocket::stream_flag(target, "stdin") && !want_out && !want_err)
     return fail(bad_request("you must specify at least 1 of stdin, stdout, stderr"));
   if (!websocket::is_upgrade(request.headers)) return fail(bad_request("Upgrade request required"));
-  auto protocol = websocket::choose_protocol(request.headers, kProtocols);
+  auto protocol = websocket::choose_protocol(request.headers, websocket::kStreamProtocols);
   if (!protocol)
     return fail(
         bad_request("unable to upgrade: unable to select a protocol: supported are "

@@ -10,14 +10,7 @@
 namespace respool::sandbox {
 namespace {
 
-const std::vector<std::string> kProtocols = {"v5.channel.k8s.io", "v4.channel.k8s.io"};
-
 enum Channel : char { Stdout = 1, Stderr = 2, Error = 3 };
-
-bool flag(const http::Target& t, std::string_view name) {
-  auto v = t.param(name);
-  return v && (*v == "true" || *v == "1" || *v == "True" || *v == "t");
-}
 
 // What the kubelet's exec writes on the error channel.
 std::string exit_status(const std::vector<std::string>& command, int exit_code) {
@@ -77,13 +70,13 @@ void serve_pod_exec(Engine& engine, const ResourceType& pods, const http::Server
   for (const auto& [key, value] : target.query)
     if (key == "command") command.push_back(value);
   if (command.empty()) return fail(bad_request("you must specify at least 1 command"));
-  const bool want_out = flag(target, "stdout");
-  const bool want_err = flag(target, "stderr");
-  const bool tty = flag(target, "tty");
-  if (!flag(target, "stdin") && !want_out && !want_err)
+  const bool want_out = websocket::stream_flag(target, "stdout");
+  const bool want_err = websocket::stream_flag(target, "stderr");
+  const bool tty = websocket::stream_flag(target, "tty");
+  if (!websocket::stream_flag(target, "stdin") && !want_out && !want_err)
     return fail(bad_request("you must specify at least 1 of stdin, stdout, stderr"));
   if (!websocket::is_upgrade(request.headers)) return fail(bad_request("Upgrade request required"));
-  auto protocol = websocket::choose_protocol(request.headers, kProtocols);
+  auto protocol = websocket::choose_protocol(request.headers, websocket::kStreamProtocols);
   if (!protocol)
     return fail(
         bad_request("unable to upgrade: unable to select a protocol: supported are "

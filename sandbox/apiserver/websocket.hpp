@@ -28,4 +28,14 @@ std::string binary_frame(std::string_view payload);
 // The close frame with a status code (1000: normal closure).
 std::string close_frame(int code = 1000);
 
+// The subprotocols of pods/exec and pods/attach, in the order the server prefers them.
+inline const std::vector<std::string> kStreamProtocols = {"v5.channel.k8s.io", "v4.channel.k8s.io"};
+
+// A boolean query parameter of exec and attach (stdin, stdout, stderr, tty) as Go's
+// strconv.ParseBool reads the common spellings.
+inline bool stream_flag(const http::Target& t, std::string_view name) {
+  auto v = t.param(name);
+  return v && (*v == "true" || *v == "1" || *v == "True" || *v == "t");
+}
+
 }  // namespace respool::sandbox::websocket
