@@ -2,7 +2,7 @@
 # Crash safety of training-job restarts (J3, J4, J7): a 4-worker Indexed Job in a 10-node GPU
 # pool; one worker's node after another turns NotReady, and each time the operator is killed
 # with SIGKILL at random moments while it restarts the job (suspend, the old run's pods gone,
-# startTime cleared, resume), at least 10 times in all, then started again. Checked from a watch
+# startTime cleared, resume), at least once per fault and 12 times in all, then started again. Checked from a watch
 # of the Job (every change) and from its annotations at the end:
 #   each fault restarts the job exactly once: suspended once per fault, retries used = faults
 #   no record lost: one ended record per fault naming its worker, its node and
@@ -51,7 +51,7 @@ kind: Job
 metadata:
   name: llm
   namespace: default
-  annotations: {fault-tolerance/job-retry-num: "20"}
+  annotations: {fault-tolerance/job-retry-num: "40"}
 spec:
   completionMode: Indexed
   completions: 4
@@ -98,7 +98,7 @@ for _ in $(seq 100); do [ -n "$(ledger)" ] && break; sleep 0.1; done
 kills=0
 faults=0
 : >"$work/faults.txt"
-deadline=$((SECONDS + 240))
+deadline=$((SECONDS + 300))
 while [ $SECONDS -lt $deadline ] && { [ $faults -lt "$faults_wanted" ] || [ $kills -lt "$kills_wanted" ]; }; do
   # The next fault: worker (faults mod 4) of the current run.
   if [ $faults = 0 ]; then pods=$(first_run_pods); else pods=$(run_pods $faults); fi
@@ -108,14 +108,16 @@ while [ $SECONDS -lt $deadline ] && { [ $faults -lt "$faults_wanted" ] || [ $kil
   faults=$((faults + 1))
   echo "$faults $worker $node" >>"$work/faults.txt"
   k annotate node "$node" sandbox.respool.io/fault=NotReady --overwrite >/dev/null
-  # Kill the operator while it restarts, at random moments, until the restart is over.
-  until restarted $faults; do
-    sleep "$(awk -v r=$RANDOM 'BEGIN { printf "%.2f", 0.2 + (r % 100) / 100 }')"
-    restarted $faults && break
+  # Kill the operator at a random moment after the fault (a fast restart may be over by then:
+  # the kill then lands after it), and again at random moments while the restart is not over.
+  sleep "$(awk -v r=$RANDOM 'BEGIN { printf "%.2f", (r % 60) / 100 }')"
+  while :; do
     kill -9 "$operator" 2>/dev/null || true
     wait "$operator" 2>/dev/null || true
     kills=$((kills + 1))
     start_operator "$src/config/catalog.yaml"
+    sleep "$(awk -v r=$RANDOM 'BEGIN { printf "%.2f", 0.2 + (r % 100) / 100 }')"
+    restarted $faults && break
     [ $SECONDS -lt $deadline ] || fail "restart $faults did not finish ($kills kills)"
   done
   k annotate node "$node" sandbox.respool.io/fault- >/dev/null
