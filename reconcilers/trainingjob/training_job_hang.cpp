@@ -73,9 +73,7 @@ std::expected<runtime::ReconcileResult, std::string> TrainingJobReconciler::chec
       ctx_.metrics->count_job_hang(o.pool);
       if (!hang.restart) {
         ctx_.events->event(
-            {"batch/v1", "Job", o.job->meta.name, o.job->meta.namespace_.str(),
-             o.job->meta.uid.str()},
-            runtime::EventType::Warning, "Hung", "Restart",
+            job_reference(*o.job), runtime::EventType::Warning, "Hung", "Restart",
             policy::hang_reason(t.tolerance) + " from any worker; not restarted: " +
                 (!t.tolerance.hang_retry ? std::string("fault-tolerance/hang-retry is not true")
                  : t.ledger.hang_restarts >= policy::kMaxConsecutiveHangRestarts

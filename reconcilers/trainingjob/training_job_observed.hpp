@@ -24,6 +24,9 @@ struct ObservedJob {
   std::map<int, policy::TimePoint> started_at;  // worker → its running container's start
 };
 
+// The ObjectReference of a Job, for events.
+runtime::ObjectReference job_reference(const kube::Unstructured& job);
+
 // The pool the Job's pod template selects (nodeSelector respool.io/pool), if any.
 std::optional<std::string> training_pool(const kube::Json& job);
 

@@ -16,10 +16,6 @@ namespace {
 // Pod deletions and restarts reach the controller through the pods cache; this is the fallback.
 constexpr auto kRecheck = std::chrono::seconds(30);
 
-runtime::ObjectReference job_reference(const kube::Unstructured& job) {
-  return {"batch/v1", "Job", job.meta.name, job.meta.namespace_.str(), job.meta.uid.str()};
-}
-
 std::string retries_text(const policy::RestartLedger& ledger, const policy::FaultTolerance& t) {
   return "restart " + std::to_string(ledger.retries_used) + " of " + std::to_string(t.retries);
 }
@@ -34,6 +30,10 @@ std::expected<ReconcileResult, std::string> after_write(const kube::Result<void>
 }
 
 }  // namespace
+
+runtime::ObjectReference job_reference(const kube::Unstructured& job) {
+  return {"batch/v1", "Job", job.meta.name, job.meta.namespace_.str(), job.meta.uid.str()};
+}
 
 bool TrainingJobReconciler::is_candidate(const kube::ObjectMeta& meta) {
   for (const auto& [key, value] : meta.annotations.items())
