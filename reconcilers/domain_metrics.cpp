@@ -2,6 +2,7 @@
 
 #include "reconcilers/policy/driver_upgrade.hpp"
 #include "reconcilers/policy/pool_status.hpp"
+#include "reconcilers/policy/training_faults.hpp"
 
 namespace respool::reconcilers {
 
@@ -17,6 +18,10 @@ constexpr policy::UpgradeState kMetricUpgradeStates[] = {
     policy::UpgradeState::UncordonRequired,
     policy::UpgradeState::Done,
     policy::UpgradeState::Failed};
+
+constexpr policy::Recover kMetricRecoveries[] = {policy::Recover::ProcRestart,
+                                                 policy::Recover::JobReschedule,
+                                                 policy::Recover::JobRescheduleWithTaint};
 
 }  // namespace
 
@@ -86,6 +91,12 @@ void DomainMetrics::set_pool_phase(const std::string& pool, const std::string& p
     std::string name(policy::to_string(p));
     pool_phase_.with({pool, name})->set(name == phase ? 1 : 0);
   }
+  // Every pool's training-job series exist from its first report, at 0 until something
+  // happens: rate() and increase() see the first restart, and a dashboard has a line to show.
+  for (auto recover : kMetricRecoveries)
+    job_restarts_.with({pool, std::string(policy::to_string(recover))});
+  job_hangs_.with({pool});
+  fault_tolerant_jobs_.with({pool});
 }
 
 void DomainMetrics::forget_pool(const std::string& pool) {
@@ -106,6 +117,11 @@ void DomainMetrics::forget_pool(const std::string& pool) {
     driver_upgrade_nodes_.remove({pool, std::string(policy::to_string(state))});
   replacement_limit_.remove({pool});
   concurrent_replacement_limit_.remove({pool});
+  for (auto recover : kMetricRecoveries)
+    job_restarts_.remove({pool, std::string(policy::to_string(recover))});
+  job_hangs_.remove({pool});
+  fault_tolerant_jobs_.remove({pool});
+  fault_tolerant_pools_.erase(pool);
 }
 
 void DomainMetrics::set_free_nodes(

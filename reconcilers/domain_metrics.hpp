@@ -27,7 +27,8 @@ class DomainMetrics {
   // Replaces the pool's node counts: state → count per flavor.
   void set_pool_nodes(const std::string& pool,
                       const std::map<std::string, std::map<std::string, int>>& by_flavor_state);
-  // One-hot phase gauge (1 for the current phase, 0 for the others).
+  // One-hot phase gauge (1 for the current phase, 0 for the others); also makes the pool's
+  // training-job series, at 0 until a job restarts or hangs.
   void set_pool_phase(const std::string& pool, const std::string& phase);
   void forget_pool(const std::string& pool);
   // Replaces every free-node count: (flavor, zone) → count.
