@@ -90,6 +90,16 @@ crds=$(jq -r 'select(.kind == "CustomResourceDefinition") | .metadata.name' "$wo
 [ "$crds" = "networks.respool.io nodeoperations.respool.io resourcepools.respool.io " ] ||
   fail "CRDs in the chart: $crds"
 
+check default 'map(.kind) | select(index("ValidatingAdmissionPolicy") == null) | "no admission policy by default"'
+# The oldest Kubernetes the chart supports has no ValidatingAdmissionPolicy (GA in 1.30): the
+# install leaves it out instead of failing with "no matches for kind".
+render kube129 respool --namespace respool-system --kube-version 1.29.8
+jq -r .kind "$work/kube129.jsonl" | grep -qx ValidatingAdmissionPolicy &&
+  fail "Kubernetes 1.29: a ValidatingAdmissionPolicy rendered"
+render kube130 respool --namespace respool-system --kube-version v1.30.2-eks-1234
+jq -r .kind "$work/kube130.jsonl" | grep -qx ValidatingAdmissionPolicy ||
+  fail "Kubernetes 1.30: no ValidatingAdmissionPolicy"
+
 echo "--- non-default values reach the objects"
 check custom '[.[] | select(.kind == "Deployment")][0] as $d | $d.spec.template.spec as $p
   | $p.containers[0] as $c
