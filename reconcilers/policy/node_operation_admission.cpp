@@ -165,7 +165,8 @@ class Round {
         const int limit = spec.reset_concurrency();
         if (l.active_of(op.name) >= limit) {
           return Verdict{"ResetConcurrency", "N7: at most " + std::to_string(limit) +
-                                                 " of its nodes are reset at once"};
+                                                 " of its nodes " + (limit == 1 ? "is" : "are") +
+                                                 " reset at once"};
         }
         return std::nullopt;
       }
