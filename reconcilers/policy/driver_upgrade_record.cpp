@@ -31,8 +31,22 @@ bool is(const RecordStep* s, const char* name) {
   return s && s->step == name;
 }
 
+// Whether an earlier UpgradeDriver record than `r` already has this step of the node at this
+// time. Label times have whole seconds: a node that finished in the second the last record
+// ended, and a new record began (a replacement claimed then), is not news to the new one.
+bool told_before(const std::vector<Record>& records, const Record& r, const std::string& node,
+                 const char* step, TimePoint time) {
+  for (const Record& other : records) {
+    if (&other == &r || other.operation != Operation::UpgradeDriver) continue;
+    for (const RecordStep& s : other.steps)
+      if (s.node == node && s.step == step && s.time == time) return true;
+  }
+  return false;
+}
+
 // The node's next step, if what its labels say is news to the record.
-std::optional<RecordStep> node_step(const Record& r, const UpgradedNode& u, TimePoint now) {
+std::optional<RecordStep> node_step(const std::vector<Record>& records, const Record& r,
+                                    const UpgradedNode& u, TimePoint now) {
   const UpgradeNode& n = u.node;
   const RecordStep* last = last_step_of(r, n.name);
   const TimePoint since = n.since.value_or(now);
@@ -43,11 +57,13 @@ std::optional<RecordStep> node_step(const Record& r, const UpgradedNode& u, Time
                       std::string(to_string(n.state))};
   }
   if (n.state == UpgradeState::Done && n.running == n.target && since >= r.start) {
-    if (is(last, kStepNodeUpgraded)) return std::nullopt;
+    if (is(last, kStepNodeUpgraded) || told_before(records, r, n.name, kStepNodeUpgraded, since))
+      return std::nullopt;
     return RecordStep{kStepNodeUpgraded, since, n.name, n.running};
   }
   if (n.state == UpgradeState::Failed && since >= r.start) {
-    if (is(last, kStepNodeFailed)) return std::nullopt;
+    if (is(last, kStepNodeFailed) || told_before(records, r, n.name, kStepNodeFailed, since))
+      return std::nullopt;
     return RecordStep{kStepNodeFailed, since, n.name, u.failure};
   }
   return std::nullopt;
@@ -81,7 +97,7 @@ std::optional<EndedRecord> track_driver_record(std::vector<Record>& records,
   std::vector<std::string> touched;
   for (const UpgradedNode& u : round.nodes) {
     if (u.node.target.empty()) continue;
-    if (auto step = node_step(*r, u, now)) {
+    if (auto step = node_step(records, *r, u, now)) {
       touched.push_back(u.node.name);
       add_step(records, Operation::UpgradeDriver, std::move(*step));
     }

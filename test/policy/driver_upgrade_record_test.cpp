@@ -154,3 +154,33 @@ TEST_CASE("P9: a record's steps are bounded, the oldest dropped", "[policy][rule
   CHECK(records[0].steps.front().node == "n-10");
   CHECK(records[0].steps.back().node == "n-" + std::to_string(kMaxRecordSteps + 9));
 }
+
+TEST_CASE("P9: a record begun in the second the last one ended does not repeat its nodes",
+          "[policy][driver][rule:P9]") {
+  // Seen in ./dev run: the upgrade ended as a replacement was claimed, in the same second; the
+  // replacement's validation began a second record, which listed the nodes the first had.
+  Round r;
+  r.run({node("a", UpgradeState::CordonRequired, "535.104.05", t0)}, t0);
+  REQUIRE(r.run({node("a", UpgradeState::Done, "550.54.15", t0 + 9s)}, t0 + 9s));
+  REQUIRE(r.records.size() == 1);
+  CHECK_FALSE(r.run({node("a", UpgradeState::Done, "550.54.15", t0 + 9s),
+                     node("c", UpgradeState::ValidationRequired, "535.104.05", t0 + 9s)},
+                    t0 + 9s));
+  REQUIRE(r.records.size() == 2);
+  const Record* second = nullptr;
+  for (const Record& rec : r.records)
+    if (rec.phase == RecordPhase::Running) second = &rec;
+  REQUIRE(second);
+  auto names = [&] {
+    std::vector<std::string> out;
+    for (const RecordStep& s : second->steps)
+      out.push_back(s.step + (s.node.empty() ? "" : " " + s.node));
+    return out;
+  };
+  CHECK(names() == std::vector<std::string>{"Started", "NodeStarted c"});
+  REQUIRE(r.run({node("a", UpgradeState::Done, "550.54.15", t0 + 9s),
+                 node("c", UpgradeState::Done, "550.54.15", t0 + 12s)},
+                t0 + 12s));
+  CHECK(names() == std::vector<std::string>{"Started", "NodeStarted c", "NodeUpgraded c"});
+  CHECK(second->nodes == std::vector<std::string>{"c"});
+}
