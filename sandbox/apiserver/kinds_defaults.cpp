@@ -60,10 +60,16 @@ void default_pod_spec(Json& spec) {
   if (spec.contains("serviceAccountName") && !spec.contains("serviceAccount")) {
     spec["serviceAccount"] = spec["serviceAccountName"];
   }
+  // Fields of features a default 1.32 server has off are dropped, as dropDisabledPodFields
+  // drops them: pod-level resources (PodLevelResources) and a container's resizePolicy
+  // (InPlacePodVerticalScaling), both alpha.
+  spec.erase("resources");
   for (const char* list : {"containers", "initContainers"}) {
     if (spec.contains(list) && spec[list].is_array()) {
-      for (Json& c : spec[list])
+      for (Json& c : spec[list]) {
         default_container(c);
+        if (c.is_object()) c.erase("resizePolicy");
+      }
     }
   }
 }

@@ -38,7 +38,20 @@ std::optional<std::string> check_path_segment(const std::string& name) {
 void validate_pod(const Json& obj, const Json* old, std::vector<Cause>& out) {
   const Json spec = obj.value("spec", Json::object());
   validate_pod_spec(spec, "spec", out);
-  if (!old) return;
+  if (!old) {
+    // ValidatePodCreate: ephemeral containers come through pods/ephemeralcontainers only, and a
+    // gated pod may not be bound yet.
+    const Json& ephemeral = spec.value("ephemeralContainers", Json());
+    if (ephemeral.is_array() && !ephemeral.empty()) {
+      out.push_back(field_forbidden("spec.ephemeralContainers", "cannot be set on create"));
+    }
+    const Json& gates = spec.value("schedulingGates", Json());
+    if (!text_of(spec, "nodeName").empty() && gates.is_array() && !gates.empty()) {
+      out.push_back(field_forbidden("spec.nodeName",
+                                    "cannot be set until all schedulingGates have been cleared"));
+    }
+    return;
+  }
   // Pod updates may change only images, activeDeadlineSeconds, tolerations and the grace period.
   auto mutable_view = [](Json s) {
     if (!s.is_object()) return s;

@@ -17,6 +17,8 @@ std::vector<std::string> check_qualified_name(const std::string& key);
 std::vector<std::string> check_label_value(const std::string& value);
 // validation.IsConfigMapKey: its messages, empty when valid.
 std::vector<std::string> check_config_map_key(const std::string& key);
+// validation.IsValidPortName (an IANA service name): its messages, empty when valid.
+std::vector<std::string> check_port_name(const std::string& name);
 
 // A field error whose value is shown as Go's %#v / String() shows it (a struct, a time), where
 // render_value would show JSON.
@@ -28,6 +30,9 @@ Cause field_duplicate_raw(std::string field, const std::string& rendered,
 // "Invalid value: ..." shows them (kinds_rules_render.cpp).
 std::string go_string_map(const Json& m);
 std::string go_label_selector(const Json& selector);
+// %#v of a resource.Quantity decoded from `text` ("0.5", "500m"), as ParseQuantity builds it:
+// resource.Quantity{i:resource.int64Amount{value:5, scale:-1}, d:..., s:"", Format:"DecimalSI"}.
+std::string go_quantity(const std::string& text);
 
 // The name rule's message for `name`, none when it is valid.
 std::optional<std::string> name_rule_message(const std::string& name, NameRule rule);

@@ -224,6 +224,11 @@ void pod_template_rules(const Json& tmpl, const std::string& at, std::vector<Cau
   label_map_rules(meta_member(meta, "labels"), at + ".labels", out);
   annotation_map_rules(meta_member(meta, "annotations"), at + ".annotations", out);
   validate_pod_spec(meta_member(tmpl, "spec"), at + ".spec", out);
+  const Json& ephemeral = meta_member(meta_member(tmpl, "spec"), "ephemeralContainers");
+  if (ephemeral.is_array() && !ephemeral.empty()) {
+    out.push_back(field_forbidden(at + ".spec.ephemeralContainers",
+                                  "ephemeral containers not allowed in pod template"));
+  }
 }
 
 void validate_metadata(const ResourceType& type, const Json& obj, const Json* old,

@@ -6,7 +6,7 @@
 #include <set>
 
 #include "operator/kube/quantity.hpp"
-#include "sandbox/apiserver/kinds_rules.hpp"
+#include "sandbox/apiserver/kinds_rules_pod.hpp"
 
 namespace respool::sandbox::kinds {
 namespace {
@@ -20,9 +20,12 @@ Json member(const Json& obj, const char* key) {
   return obj.is_object() && obj.contains(key) ? obj[key] : Json();
 }
 
+std::string quantity_text(const Json& v) {
+  return v.is_string() ? v.get<std::string>() : v.is_number() ? v.dump() : "";
+}
+
 std::optional<kube::Quantity> quantity_of(const Json& v) {
-  std::string text = v.is_string() ? v.get<std::string>() : v.is_number() ? v.dump() : "";
-  auto q = kube::Quantity::parse(text);
+  auto q = kube::Quantity::parse(quantity_text(v));
   if (!q) return std::nullopt;
   return *q;
 }
@@ -33,6 +36,16 @@ bool overcommit_allowed(const std::string& name) {
   bool native =
       name.find('/') == std::string::npos || name.find("kubernetes.io/") != std::string::npos;
   return native && !name.starts_with("hugepages-");
+}
+
+// helper.IsExtendedResourceName: not native, not "requests.*", and "requests.<name>" a
+// qualified name. Their quantities must be whole numbers (IsIntegerResourceName).
+bool extended_resource(const std::string& name) {
+  if (name.find('/') == std::string::npos || name.find("kubernetes.io/") != std::string::npos ||
+      name.starts_with("requests.")) {
+    return false;
+  }
+  return check_qualified_name("requests." + name).empty();
 }
 
 bool standard_container_resource(const std::string& name) {
@@ -69,7 +82,12 @@ bool standard_resource(const std::string& name) {
 void resource_name_rules(const std::string& name, const std::string& at, std::vector<Cause>& out) {
   for (const std::string& msg : check_qualified_name(name))
     out.push_back(field_invalid(at, name, msg));
-  if (name.find('/') != std::string::npos) return;
+  if (name.find('/') != std::string::npos) {
+    if (name.find("kubernetes.io/") == std::string::npos && !extended_resource(name)) {
+      out.push_back(field_invalid(at, name, "doesn't follow extended resource name standard"));
+    }
+    return;
+  }
   if (!standard_resource(name)) {
     out.push_back(field_invalid(at, name, "must be a standard resource type or fully qualified"));
   }
@@ -78,8 +96,11 @@ void resource_name_rules(const std::string& name, const std::string& at, std::ve
   }
 }
 
+}  // namespace
+
 // validateResourceRequirements (Go walks the maps in random order; here names come sorted).
-void resource_rules(const Json& resources, const std::string& at, std::vector<Cause>& out) {
+void container_resource_rules(const Json& resources, const std::string& at,
+                              std::vector<Cause>& out) {
   const Json limits = object_or_empty(member(resources, "limits"));
   const Json requests = object_or_empty(member(resources, "requests"));
   const std::string lim_at = at + ".limits";
@@ -89,6 +110,9 @@ void resource_rules(const Json& resources, const std::string& at, std::vector<Ca
     auto q = quantity_of(v);
     if (q && q->milli() < 0) {
       out.push_back(field_invalid(key_at, q->to_string(), "must be greater than or equal to 0"));
+    }
+    if (q && extended_resource(name) && q->milli() % 1000 != 0) {
+      out.push_back(field_invalid_raw(key_at, go_quantity(quantity_text(v)), "must be an integer"));
     }
     return q;
   };
@@ -117,48 +141,7 @@ void resource_rules(const Json& resources, const std::string& at, std::vector<Ca
   }
 }
 
-// validateContainerCommon: name, image, resources.
-void container_rules(const Json& c, const std::string& at, std::vector<Cause>& out) {
-  const std::string name = text_of(c, "name");
-  if (name.empty()) {
-    out.push_back(field_required(at + ".name"));
-  } else if (auto e = check_dns_label(name)) {
-    out.push_back(field_invalid(at + ".name", name, *e));
-  }
-  if (text_of(c, "image").empty()) out.push_back(field_required(at + ".image"));
-  if (c.contains("resources"))
-    resource_rules(object_or_empty(c["resources"]), at + ".resources", out);
-}
-
-void container_list_rules(const Json& spec, const std::string& at, std::vector<Cause>& out) {
-  const Json containers = member(spec, "containers");
-  std::set<std::string> names;
-  if (!containers.is_array() || containers.empty()) {
-    out.push_back(field_required(at + ".containers"));
-  } else {
-    for (std::size_t i = 0; i < containers.size(); ++i) {
-      std::string path = at + ".containers[" + std::to_string(i) + "]";
-      const Json& c = object_or_empty(containers[i]);
-      container_rules(c, path, out);
-      if (!names.insert(text_of(c, "name")).second) {
-        out.push_back(field_duplicate_raw(path + ".name", render_value(text_of(c, "name"))));
-      }
-    }
-  }
-  const Json init = member(spec, "initContainers");
-  if (!init.is_array()) return;
-  for (std::size_t i = 0; i < init.size(); ++i) {
-    std::string path = at + ".initContainers[" + std::to_string(i) + "]";
-    const Json& c = object_or_empty(init[i]);
-    container_rules(c, path, out);
-    std::string name = text_of(c, "name");
-    if (names.contains(name)) {
-      out.push_back(field_duplicate_raw(path + ".name", render_value(name)));
-    } else if (!name.empty()) {
-      names.insert(name);
-    }
-  }
-}
+namespace {
 
 void policy_rule(const Json& spec, const char* key, const std::string& at,
                  const std::vector<std::string>& supported, std::vector<Cause>& out) {
@@ -252,6 +235,24 @@ void update_strategy_rules(const Json& strategy, std::vector<Cause>& out) {
   }
 }
 
+// validatePodHostNetworkDeps: with hostNetwork a container's hostPort is its containerPort
+// (decoding sets a missing one to it).
+void host_network_rules(const Json& spec, const std::string& at, std::vector<Cause>& out) {
+  if (member(spec, "hostNetwork") != true) return;
+  const Json containers = member(spec, "containers");
+  for (std::size_t i = 0; containers.is_array() && i < containers.size(); ++i) {
+    const Json ports = member(containers[i], "ports");
+    for (std::size_t j = 0; ports.is_array() && j < ports.size(); ++j) {
+      const Json host = member(ports[j], "hostPort");
+      if (host.is_number_integer() && host != 0 && host != member(ports[j], "containerPort")) {
+        out.push_back(field_invalid(
+            at + ".containers[" + std::to_string(i) + "].ports[" + std::to_string(j) + "].hostPort",
+            host, "must match `containerPort` when `hostNetwork` is true"));
+      }
+    }
+  }
+}
+
 }  // namespace
 
 // %#v of an intstr.IntOrString (Type 0 is Int, 1 is String).
@@ -299,22 +300,43 @@ void non_negative(const Json& spec, const char* key, const std::string& at,
 
 void validate_pod_spec(const Json& spec_in, const std::string& at, std::vector<Cause>& out) {
   const Json& spec = object_or_empty(spec_in);
-  container_list_rules(spec, at, out);
+  const std::set<std::string> volumes = volume_rules(member(spec, "volumes"), at + ".volumes", out);
+  container_list_rules(spec, volumes, at, out);
+  host_network_rules(spec, at, out);
   policy_rule(spec, "restartPolicy", at, {"Always", "OnFailure", "Never"}, out);
   policy_rule(spec, "dnsPolicy", at, {"ClusterFirstWithHostNet", "ClusterFirst", "Default", "None"},
               out);
-  const std::string node = text_of(spec, "nodeName");
-  if (!node.empty()) {
-    if (auto e = check_dns_subdomain(node))
-      out.push_back(field_invalid(at + ".nodeName", node, *e));
-  }
+  pod_scheduling_rules(spec, at, out);
+  auto subdomain_rule = [&](const char* key) {
+    const std::string value = text_of(spec, key);
+    if (value.empty()) return;
+    if (auto e = check_dns_subdomain(value))
+      out.push_back(field_invalid(at + "." + key, value, *e));
+  };
+  auto label_rule = [&](const char* key) {
+    const std::string value = text_of(spec, key);
+    if (value.empty()) return;
+    if (auto e = check_dns_label(value)) out.push_back(field_invalid(at + "." + key, value, *e));
+  };
+  subdomain_rule("serviceAccountName");
+  subdomain_rule("nodeName");
   const Json deadline = member(spec, "activeDeadlineSeconds");
   if (deadline.is_number_integer() &&
       (deadline.get<long long>() < 1 || deadline.get<long long>() > 2147483647)) {
     out.push_back(field_invalid(at + ".activeDeadlineSeconds", deadline,
                                 "must be between 1 and 2147483647, inclusive"));
   }
+  label_rule("hostname");
+  label_rule("subdomain");
   toleration_rules(member(spec, "tolerations"), at + ".tolerations", out);
+  pod_host_alias_rules(spec, at + ".hostAliases", out);
+  subdomain_rule("priorityClassName");
+  const Json preemption = member(spec, "preemptionPolicy");
+  if (preemption.is_string() && preemption != "PreemptLowerPriority" && preemption != "Never") {
+    out.push_back(field_not_supported(at + ".preemptionPolicy", preemption,
+                                      {"PreemptLowerPriority", "Never"}));
+  }
+  pod_os_rules(spec, at, out);
 }
 
 void validate_daemon_set_spec(const Json& spec_in, std::vector<Cause>& out) {

@@ -48,4 +48,83 @@ std::string go_label_selector(const Json& selector) {
   return out + "}}";
 }
 
+std::string go_quantity(const std::string& text) {
+  // parseQuantityString: sign, numerator without leading zeros, denominator, suffix.
+  std::size_t pos = 0;
+  bool positive = true;
+  if (pos < text.size() && (text[pos] == '-' || text[pos] == '+')) positive = text[pos++] == '+';
+  while (pos < text.size() && text[pos] == '0')
+    ++pos;
+  auto digits = [&]() {
+    std::size_t start = pos;
+    while (pos < text.size() && std::isdigit(static_cast<unsigned char>(text[pos])))
+      ++pos;
+    return text.substr(start, pos - start);
+  };
+  std::string num = digits();
+  if (num.empty()) num = "0";
+  std::string denom;
+  if (pos < text.size() && text[pos] == '.') {
+    ++pos;
+    denom = digits();
+  }
+  const std::string suffix = text.substr(pos);
+  int exponent = 0;
+  std::string format = "DecimalSI";
+  static const std::pair<const char*, int> kDecimal[] = {{"", 0},   {"n", -9}, {"u", -6}, {"m", -3},
+                                                         {"k", 3},  {"M", 6},  {"G", 9},  {"T", 12},
+                                                         {"P", 15}, {"E", 18}};
+  static const std::pair<const char*, int> kBinary[] = {{"Ki", 10}, {"Mi", 20}, {"Gi", 30},
+                                                        {"Ti", 40}, {"Pi", 50}, {"Ei", 60}};
+  bool known = false;
+  for (const auto& [s, e] : kDecimal) {
+    if (suffix == s) known = true, exponent = e;
+  }
+  for (const auto& [s, e] : kBinary) {
+    if (suffix == s) known = true, exponent = e, format = "BinarySI";
+  }
+  if (!known && suffix.size() > 1 && (suffix[0] == 'e' || suffix[0] == 'E')) {
+    known = true;
+    format = "DecimalExponent";
+    exponent = std::atoi(suffix.c_str() + 1);
+  }
+  auto shown = [&](long long value, int scale, const std::string& cached) {
+    return "resource.Quantity{i:resource.int64Amount{value:" + std::to_string(value) +
+           ", scale:" + std::to_string(scale) +
+           "}, d:resource.infDecAmount{Dec:(*inf.Dec)(nil)}, s:" + render_value(cached) +
+           ", Format:\"" + format + "\"}";
+  };
+  // ParseQuantity's fast path: an int64 mantissa and a decimal scale (binary suffixes multiply).
+  int precision = -1;
+  int scale = 0;
+  long long mantissa = 1;
+  if (format == "BinarySI") {
+    if (denom.empty()) {
+      mantissa = 1LL << exponent;
+      precision = 15 - static_cast<int>(num.size()) -
+                  static_cast<int>(static_cast<float>(exponent) * 3 / 10) - 1;
+    }
+  } else {
+    scale = exponent;
+    precision = 18 - static_cast<int>(num.size() + denom.size());
+  }
+  if (known && precision >= 0) {
+    scale -= static_cast<int>(denom.size());
+    const std::string shifted = num + denom;
+    long long value = 0;
+    if (scale >= -9 && !__builtin_mul_overflow(std::stoll(shifted), mantissa, &value)) {
+      const long long unscaled = std::stoll(shifted);
+      if (!positive) value = -value;
+      bool canonical = format == "BinarySI"
+                           ? exponent % 10 == 0 && (unscaled & 0x07) != 0
+                           : scale % 3 == 0 && !shifted.ends_with("000") && shifted[0] != '0';
+      return shown(value, scale, canonical ? text : "");
+    }
+  }
+  // The inf.Dec slow path keeps the number in d.
+  return "resource.Quantity{i:resource.int64Amount{value:0, scale:0}, "
+         "d:resource.infDecAmount{Dec:(*inf.Dec)(0xc000000000)}, s:\"\", Format:\"" +
+         format + "\"}";
+}
+
 }  // namespace respool::sandbox::kinds

@@ -40,21 +40,6 @@ bool valid_port(const Json& v) {
 
 const char* kPortRange = "must be between 1 and 65535, inclusive";
 
-// validation.IsValidPortName (an IANA service name).
-std::vector<std::string> port_name_errors(const std::string& name) {
-  std::vector<std::string> errs;
-  if (name.size() > 15) errs.push_back("must be no more than 15 characters");
-  static const std::regex charset("[-a-z0-9]+");
-  static const std::regex letter(".*[a-z].*");
-  if (!std::regex_match(name, charset))
-    errs.push_back("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)");
-  if (!std::regex_match(name, letter)) errs.push_back("must contain at least one letter (a-z)");
-  if (name.find("--") != std::string::npos) errs.push_back("must not contain consecutive hyphens");
-  if (!name.empty() && (name.front() == '-' || name.back() == '-'))
-    errs.push_back("must not begin or end with a hyphen");
-  return errs;
-}
-
 std::vector<std::string> strings_of(const Json& list) {
   std::vector<std::string> out;
   if (!list.is_array()) return out;
@@ -100,7 +85,7 @@ void port_rules(const Json& port, const std::string& at, bool require_name,
   }
   const Json& target = service_member(port, "targetPort");
   if (target.is_string()) {
-    for (const std::string& msg : port_name_errors(target.get<std::string>()))
+    for (const std::string& msg : check_port_name(target.get<std::string>()))
       out.push_back(field_invalid(at + ".targetPort", target, msg));
   } else if (!valid_port(target)) {
     out.push_back(
@@ -396,6 +381,20 @@ void validate_service(const Json& obj, const Json* old, std::vector<Cause>& out)
     out.push_back(field_required("allocateLoadBalancerNodePorts"));
   }
   traffic_rules(spec, out);
+}
+
+std::vector<std::string> check_port_name(const std::string& name) {
+  std::vector<std::string> errs;
+  if (name.size() > 15) errs.push_back("must be no more than 15 characters");
+  static const std::regex charset("[-a-z0-9]+");
+  static const std::regex letter(".*[a-z].*");
+  if (!std::regex_match(name, charset))
+    errs.push_back("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)");
+  if (!std::regex_match(name, letter)) errs.push_back("must contain at least one letter (a-z)");
+  if (name.find("--") != std::string::npos) errs.push_back("must not contain consecutive hyphens");
+  if (!name.empty() && (name.front() == '-' || name.back() == '-'))
+    errs.push_back("must not begin or end with a hyphen");
+  return errs;
 }
 
 }  // namespace respool::sandbox::kinds

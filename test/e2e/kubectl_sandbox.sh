@@ -218,6 +218,27 @@ kind: Service
 metadata: {name: web, namespace: default}
 spec: {selector: {app: web}, ports: [{port: 80}, {port: 443}]}
 EOF
+q='resource.Quantity{i:resource.int64Amount{value:5, scale:-1}, d:resource.infDecAmount{Dec:(*inf.Dec)(nil)}, s:"", Format:"DecimalSI"}'
+refused "half a GPU (requests default from limits)" "$(printf '%s\n' \
+  'The Pod "half-gpu" is invalid: ' \
+  "* spec.containers[0].resources.limits[nvidia.com/gpu]: Invalid value: $q: must be an integer" \
+  "* spec.containers[0].resources.requests[nvidia.com/gpu]: Invalid value: $q: must be an integer")" <<'EOF'
+apiVersion: v1
+kind: Pod
+metadata: {name: half-gpu, namespace: default}
+spec:
+  containers:
+  - {name: train, image: trainer:1, resources: {limits: {nvidia.com/gpu: 0.5}}}
+EOF
+refused "a mount of a volume the pod does not have" \
+  'The Pod "lost-mount" is invalid: spec.containers[0].volumeMounts[0].name: Not found: "data"' <<'EOF'
+apiVersion: v1
+kind: Pod
+metadata: {name: lost-mount, namespace: default}
+spec:
+  containers:
+  - {name: c, image: busybox:1.36, volumeMounts: [{name: data, mountPath: /data}]}
+EOF
 
 step "delete"
 k delete rw w1 | has deleted || fail "delete cr"

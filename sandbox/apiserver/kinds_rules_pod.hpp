@@ -1,0 +1,66 @@
+#pragma once
+// The parts of ValidatePodSpec (pkg/apis/core/validation, v1.32), one concern per file:
+// volumes and mounts (kinds_rules_volumes.cpp), containers: ports, env, probes, lifecycle
+// (kinds_rules_containers.cpp), the downward API's selectors (kinds_rules_downward.cpp),
+// security contexts and `os` (kinds_rules_security.cpp), affinity, topology spread and DNS
+// (kinds_rules_scheduling.cpp), resources, tolerations and the spec itself (kinds_rules_pod.cpp).
+// Values the sandbox does not default (probe periods, fieldRef apiVersion, httpGet path and
+// scheme, token expiry) are taken as their defaults when missing, as decoding would set them.
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "sandbox/apiserver/kinds_rules.hpp"
+
+namespace respool::sandbox::kinds {
+
+// obj[key], null when obj is no object or has no such key.
+const Json& pod_member(const Json& obj, const char* key);
+// v when it is an object, else an empty object.
+const Json& pod_object(const Json& v);
+// "<at>[i]".
+std::string indexed(const std::string& at, std::size_t i);
+// field.NotFound: "Not found: <value>".
+Cause field_not_found(std::string field, const Json& value);
+// A set pointer as Go's %#v shows it: the sandbox has no addresses, so a fixed one.
+inline constexpr const char* kGoPointer = "0xc000000000";
+
+// ValidateVolumes at `at` ("spec.volumes"): the names of the volumes that passed, which are
+// the ones a mount may name.
+std::set<std::string> volume_rules(const Json& volumes, const std::string& at,
+                                   std::vector<Cause>& out);
+// ValidateVolumeMounts of a container's volumeMounts at `at` (".../volumeMounts").
+void volume_mount_rules(const Json& container, const std::set<std::string>& volumes,
+                        const std::string& at, std::vector<Cause>& out);
+// validateLocalDescendingPath: relative, no ".." element.
+void local_descending_path_rules(const std::string& path, const std::string& at,
+                                 std::vector<Cause>& out);
+// validateObjectFieldSelector (env: `volume` false) and validateContainerResourceFieldSelector.
+void object_field_selector_rules(const Json& ref, bool volume, const std::string& at,
+                                 std::vector<Cause>& out);
+void resource_field_selector_rules(const Json& ref, bool volume, const std::string& at,
+                                   std::vector<Cause>& out);
+
+// validateContainers and validateInitContainers of spec at `at` ("spec").
+void container_list_rules(const Json& spec, const std::set<std::string>& volumes,
+                          const std::string& at, std::vector<Cause>& out);
+// validateResourceRequirements of a container (kinds_rules_pod.cpp).
+void container_resource_rules(const Json& resources, const std::string& at,
+                              std::vector<Cause>& out);
+// ValidateSecurityContext of a container (kinds_rules_scheduling.cpp); `host_users` unless the
+// pod's securityContext.hostUsers is false.
+void container_security_rules(const Json& sc, bool host_users, const std::string& at,
+                              std::vector<Cause>& out);
+
+// The spec-level rules between dnsPolicy and serviceAccountName: nodeSelector, the pod's
+// security context, affinity, dnsConfig, readiness and scheduling gates, topology spread
+// (kinds_rules_scheduling.cpp); ValidateHostAliases at "<at>".
+void pod_scheduling_rules(const Json& spec, const std::string& at, std::vector<Cause>& out);
+void pod_host_alias_rules(const Json& spec, const std::string& at, std::vector<Cause>& out);
+// validatePodSpecSecurityContext at `at` ("spec.securityContext") and validateOS with the
+// linux and windows rules that follow it (kinds_rules_security.cpp).
+void pod_security_rules(const Json& spec, const std::string& at, std::vector<Cause>& out);
+void pod_os_rules(const Json& spec, const std::string& at, std::vector<Cause>& out);
+
+}  // namespace respool::sandbox::kinds
