@@ -161,7 +161,10 @@ void prepare_job(Json& obj) {
   set_default(spec, "backoffLimit", 6);
   set_default(spec, "completionMode", "NonIndexed");
   set_default(spec, "suspend", false);
-  set_default(spec, "podReplacementPolicy", "TerminatingOrFailed");
+  // SetDefaults_Job: Failed with a pod failure policy (the only value it allows).
+  const bool failure_policy =
+      spec.contains("podFailurePolicy") && !spec["podFailurePolicy"].is_null();
+  set_default(spec, "podReplacementPolicy", failure_policy ? "Failed" : "TerminatingOrFailed");
   if (!spec.value("manualSelector", false)) {
     spec["selector"] = {{"matchLabels", {{"batch.kubernetes.io/controller-uid", uid}}}};
     Json& tmpl = spec["template"];

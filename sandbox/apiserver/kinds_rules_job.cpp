@@ -1,7 +1,7 @@
 // Jobs as pkg/apis/batch/validation (v1.32) validates them: counts, completion mode, pod
 // replacement policy, the pod template (restartPolicy OnFailure or Never), the selector, and
 // what an update may not change (completions, selector, completion mode, the template unless
-// suspended before it started). Pod failure and success policies are not checked.
+// suspended before it started); pod failure and success policies in kinds_rules_job_policies.cpp.
 
 #include "sandbox/apiserver/kinds_rules_job.hpp"
 #include "operator/kube/selector.hpp"
@@ -76,8 +76,13 @@ void job_count_rules(const Json& spec, std::vector<Cause>& out) {
 }
 
 void job_template_rules(const Json& spec, std::vector<Cause>& out) {
+  job_policy_rules(spec, out);
+  const bool failure_policy = !at(spec, {"podFailurePolicy"}).is_null();
   const Json& replacement = at(spec, {"podReplacementPolicy"});
-  if (replacement.is_string() && replacement != "TerminatingOrFailed" && replacement != "Failed") {
+  if (failure_policy && replacement.is_string() && replacement != "Failed") {
+    out.push_back(field_not_supported("spec.podReplacementPolicy", replacement, {"Failed"}));
+  } else if (replacement.is_string() && replacement != "TerminatingOrFailed" &&
+             replacement != "Failed") {
     out.push_back(field_not_supported("spec.podReplacementPolicy", replacement,
                                       {"Failed", "TerminatingOrFailed"}));
   }
@@ -90,6 +95,9 @@ void job_template_rules(const Json& spec, std::vector<Cause>& out) {
   } else if (policy != "OnFailure" && policy != "Never") {
     out.push_back(
         field_not_supported("spec.template.spec.restartPolicy", policy, {"OnFailure", "Never"}));
+  } else if (failure_policy && policy != "Never") {
+    out.push_back(field_invalid("spec.template.spec.restartPolicy", policy,
+                                "only \"Never\" is supported when podFailurePolicy is specified"));
   }
 }
 

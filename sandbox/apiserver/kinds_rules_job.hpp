@@ -13,4 +13,7 @@ namespace respool::sandbox::kinds {
 // (AllowMutableSchedulingDirectives in pkg/registry/batch/job/strategy.go).
 void validate_job_template_update(const Json& job, const Json& old, std::vector<Cause>& out);
 
+// validatePodFailurePolicy and validateSuccessPolicy of a Job spec (kinds_rules_job_policies.cpp).
+void job_policy_rules(const Json& spec, std::vector<Cause>& out);
+
 }  // namespace respool::sandbox::kinds
