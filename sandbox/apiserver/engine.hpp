@@ -90,6 +90,9 @@ class Engine {
   // kubernetes_service.cpp: the `kubernetes` Service of namespace default, with its Endpoints and
   // EndpointSlice naming the address the server listens on (ip:port).
   void publish_kubernetes_service(const std::string& ip, int port);
+  // Puts back what of them is missing once published, as the apiserver's kubernetesservice
+  // controller does (within ten seconds there; here at the end of the delete that removed it).
+  void restore_kubernetes_service_locked();
 
   Result<StoredObject> get(const ResourceType& type, const std::string& ns,
                            const std::string& name);
@@ -199,6 +202,8 @@ class Engine {
 
   runtime::Clock& clock_;
   Store store_;
+  // Where the `kubernetes` Service points, once published (address, port).
+  std::optional<std::pair<std::string, int>> kubernetes_address_;
   Registry registry_;
   // uid -> (storage, key); owner uid -> dependents (storage, key).
   std::map<std::string, std::pair<std::string, std::string>> by_uid_;

@@ -36,7 +36,9 @@ void add_finalizer(Json& obj, const std::string& f) {
 Result<DeleteResult> Engine::remove(const ResourceType& type, const std::string& ns,
                                     const std::string& name, const DeleteOptions& options) {
   std::unique_lock lock(store_.mutex());
-  return remove_locked(type, ns, name, options);
+  auto result = remove_locked(type, ns, name, options);
+  restore_kubernetes_service_locked();
+  return result;
 }
 
 Result<DeleteResult> Engine::remove_locked(const ResourceType& type, const std::string& ns,
@@ -170,6 +172,7 @@ Result<std::vector<StoredObject>> Engine::remove_collection(const ResourceType& 
     auto r = remove_locked(type, ons, name, options);
     if (r) out.push_back(r->object);
   }
+  restore_kubernetes_service_locked();
   return out;
 }
 

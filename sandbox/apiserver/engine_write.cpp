@@ -6,6 +6,7 @@
 #include "sandbox/apiserver/engine.hpp"
 #include "sandbox/apiserver/kinds.hpp"
 #include "sandbox/apiserver/kinds_warnings.hpp"
+#include "sandbox/apiserver/node_ports.hpp"
 #include "sandbox/patch/patch.hpp"
 
 namespace respool::sandbox {
@@ -110,12 +111,19 @@ Result<WriteResult> Engine::create_locked(const ResourceType& type, const std::s
     if (type.status_subresource) body.erase("status");
     if (auto e = apply_schema(type, body, options, warnings)) return std::unexpected(*e);
   }
+  const Json requested = type.id == KindId::Service ? body : Json();
   kinds::prepare_create(type, body, clock_.now());
   if (type.id == KindId::CustomResourceDefinition) crd_prepare_create(body);
 
   std::string generate = meta.value("generateName", std::string());
   bool generated = meta.value("name", std::string()).empty() && !generate.empty();
   if (generated) meta["name"] = generate + random_suffix();
+  if (type.id == KindId::Service) {
+    // The Service storage allocates (BeginCreate) before it validates.
+    auto taken = kinds::node_ports_in_use(store_.find(type.storage).get(), "");
+    auto refused = kinds::claim_node_ports(requested, body, taken);
+    if (!refused.empty()) return std::unexpected(invalid_for(type, object_name(body), refused));
+  }
   std::vector<Cause> causes = type.custom()
                                   ? custom_resource_validate(type, body, nullptr, warnings)
                                   : kinds::validate(type, body, nullptr);
@@ -229,6 +237,7 @@ Result<WriteResult> Engine::update_locked(const ResourceType& type, const std::s
   } else if (sent_grace) {
     meta["deletionGracePeriodSeconds"] = grace;
   }
+  const Json requested = type.id == KindId::Service ? body : Json();
   if (subresource == "status" || subresource == "approval") {
     kinds::prepare_status_update(type, body, old);
   } else if (subresource == "ephemeralcontainers") {
@@ -262,6 +271,12 @@ Result<WriteResult> Engine::update_locked(const ResourceType& type, const std::s
     causes.insert(causes.end(), more.begin(), more.end());
   }
   if (!causes.empty()) return std::unexpected(invalid_for(type, name, causes));
+  if (type.id == KindId::Service && subresource.empty()) {
+    // On update the Service storage allocates (BeginUpdate) after validation.
+    auto taken = kinds::node_ports_in_use(store_.find(type.storage).get(), key);
+    auto refused = kinds::claim_node_ports(requested, body, taken);
+    if (!refused.empty()) return std::unexpected(invalid_for(type, name, refused));
+  }
   if (type.tracks_generation && subresource.empty() && kinds::spec_changed(type, body, old)) {
     body["metadata"]["generation"] = old["metadata"].value("generation", 0) + 1;
   }

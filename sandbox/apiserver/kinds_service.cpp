@@ -1,7 +1,7 @@
 // Service defaults and allocations as kube-apiserver's Service storage makes them
 // (pkg/apis/core/v1 SetDefaults_Service, pkg/registry/core/service/storage): cluster IPs from
-// 10.96.0.0/16, node ports from 30000-32767 (unique within the Service; the sandbox keeps no
-// cluster-wide allocation table), health check node ports, and on update the values a client
+// 10.96.0.0/16, node ports from 30000-32767 (unique within the Service here; across the cluster
+// in node_ports.cpp), health check node ports, and on update the values a client
 // left out carried over from the stored Service.
 
 #include "sandbox/apiserver/kinds_service.hpp"

@@ -2,8 +2,8 @@
 // kubernetesservice controller makes it: ClusterIP 10.96.0.1 (the first address of the
 // sandbox's service range), port https 443 to the server's port; its Endpoints (labelled
 // skip-mirror) and EndpointSlice `kubernetes` (labelled with the service name, no managed-by)
-// list the server's address, as the apiserver's endpoint reconciler writes them. Made once at
-// start: a real server puts them back within ten seconds when deleted, this one does not.
+// list the server's address, as the apiserver's endpoint reconciler writes them. Made at start
+// and put back when deleted (a real server does so within ten seconds, this one at once).
 
 #include "sandbox/apiserver/engine.hpp"
 
@@ -64,6 +64,13 @@ void Engine::publish_kubernetes_service(const std::string& ip, int port) {
   // A server listening on every address is reached, in the sandbox, on the loopback one.
   const std::string address = ip == "0.0.0.0" || ip.empty() ? "127.0.0.1" : ip;
   std::unique_lock lock(store_.mutex());
+  kubernetes_address_.emplace(address, port);
+  restore_kubernetes_service_locked();
+}
+
+void Engine::restore_kubernetes_service_locked() {
+  if (!kubernetes_address_) return;
+  const auto& [address, port] = *kubernetes_address_;
   const std::pair<TypePtr, Json> objects[] = {
       {registry_.find("", "v1", "services"), kubernetes_service(port)},
       {registry_.find("", "v1", "endpoints"), kubernetes_endpoints(address, port)},
