@@ -105,6 +105,9 @@ void container_resource_rules(const Json& resources, const std::string& at,
   const Json requests = object_or_empty(member(resources, "requests"));
   const std::string lim_at = at + ".limits";
   const std::string req_at = at + ".requests";
+  bool cpu_or_memory = false;
+  bool huge_pages = false;
+  // Name and quantity rules of one entry (limits or requests), hugepages divisibility last.
   auto value_rules = [&](const std::string& name, const Json& v, const std::string& key_at) {
     resource_name_rules(name, key_at, out);
     auto q = quantity_of(v);
@@ -114,30 +117,47 @@ void container_resource_rules(const Json& resources, const std::string& at,
     if (q && extended_resource(name) && q->milli() % 1000 != 0) {
       out.push_back(field_invalid_raw(key_at, go_quantity(quantity_text(v)), "must be an integer"));
     }
+    cpu_or_memory = cpu_or_memory || name == "cpu" || name == "memory";
     return q;
   };
+  // validateResourceQuantityHugePageValue: a whole number of pages of the size the name gives.
+  auto huge_page_rule = [&](const std::string& name, const std::optional<kube::Quantity>& q,
+                            const std::string& key_at) {
+    if (!name.starts_with("hugepages-")) return;
+    huge_pages = true;
+    auto page = kube::Quantity::parse(name.substr(10));
+    const bool divisible = q && page && page->milli() > 0 && page->milli() % 1000 == 0 &&
+                           q->value() % page->value() == 0;
+    if (q && !divisible) {
+      out.push_back(field_invalid(key_at, q->to_string(),
+                                  q->to_string() + " is not positive integer multiple of " + name));
+    }
+  };
   for (auto it = limits.begin(); it != limits.end(); ++it) {
-    value_rules(it.key(), it.value(), lim_at + "[" + it.key() + "]");
+    const std::string key_at = lim_at + "[" + it.key() + "]";
+    huge_page_rule(it.key(), value_rules(it.key(), it.value(), key_at), key_at);
   }
   for (auto it = requests.begin(); it != requests.end(); ++it) {
     const std::string& name = it.key();
-    auto q = value_rules(name, it.value(), req_at + "[" + name + "]");
+    const std::string key_at = req_at + "[" + name + "]";
+    auto q = value_rules(name, it.value(), key_at);
+    auto limit = limits.contains(name) ? quantity_of(limits[name]) : std::nullopt;
     if (!limits.contains(name)) {
       if (!overcommit_allowed(name)) {
         out.push_back(field_required(lim_at, "Limit must be set for non overcommitable resources"));
       }
-      continue;
-    }
-    auto limit = quantity_of(limits[name]);
-    if (!q || !limit) continue;
-    if (*q != *limit && !overcommit_allowed(name)) {
+    } else if (q && limit && *q != *limit && !overcommit_allowed(name)) {
       out.push_back(field_invalid(req_at, q->to_string(),
                                   "must be equal to " + name + " limit of " + limit->to_string()));
-    } else if (*q > *limit) {
+    } else if (q && limit && *q > *limit) {
       out.push_back(field_invalid(
           req_at, q->to_string(),
           "must be less than or equal to " + name + " limit of " + limit->to_string()));
     }
+    huge_page_rule(name, q, key_at);
+  }
+  if (huge_pages && !cpu_or_memory) {
+    out.push_back(field_forbidden(at, "HugePages require cpu or memory"));
   }
 }
 

@@ -212,6 +212,13 @@ TEST_CASE("Extended resources are whole numbers", "[validation][pods]") {
   CHECK_THAT(message, Catch::Contains("resource.Quantity{i:resource.int64Amount{value:1500, "
                                       "scale:-3}, d:resource.infDecAmount{Dec:(*inf.Dec)(nil)}, "
                                       "s:\"1500m\", Format:\"DecimalSI\"}: must be an integer"));
+  Json pages = container({{"resources", {{"limits", {{"hugepages-2Mi", "3Mi"}}}}}});
+  CHECK(refusal(h.post(kPods, pod("pages", {{"containers", {pages}}})), 3) ==
+        "Pod \"pages\" is invalid: [spec.containers[0].resources.limits[hugepages-2Mi]: Invalid "
+        "value: \"3Mi\": 3Mi is not positive integer multiple of hugepages-2Mi, "
+        "spec.containers[0].resources.requests[hugepages-2Mi]: Invalid value: \"3Mi\": 3Mi is not "
+        "positive integer multiple of hugepages-2Mi, spec.containers[0].resources: Forbidden: "
+        "HugePages require cpu or memory]");
   Json whole = container({{"resources", {{"limits", {{"nvidia.com/gpu", "2"}, {"cpu", "1.5"}}}}}});
   CHECK(h.post(kPods, pod("whole", {{"containers", {whole}}})).status == 201);
 }
