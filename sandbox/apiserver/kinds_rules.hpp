@@ -33,6 +33,9 @@ std::string go_label_selector(const Json& selector);
 // %#v of a resource.Quantity decoded from `text` ("0.5", "500m"), as ParseQuantity builds it:
 // resource.Quantity{i:resource.int64Amount{value:5, scale:-1}, d:..., s:"", Format:"DecimalSI"}.
 std::string go_quantity(const std::string& text);
+// Quantity.String() of what ParseQuantity makes of `text`: "1000" is "1k", "1024Ki" is "1Mi",
+// "1024" stays "1024" (the format of the text is kept, as the real type keeps it).
+std::string go_quantity_string(const std::string& text);
 
 // The name rule's message for `name`, none when it is valid.
 std::optional<std::string> name_rule_message(const std::string& name, NameRule rule);

@@ -257,7 +257,7 @@ void ctr_lifecycle_and_probes(const Json& c, long long grace, const std::string&
 }
 
 // validateContainerCommon.
-void ctr_common_rules(const Json& c, const std::set<std::string>& volumes, bool host_users,
+void ctr_common_rules(const Json& c, const PodVolumes& volumes, bool host_users,
                       const std::string& at, std::vector<Cause>& out) {
   const std::string name = text_of(c, "name");
   if (name.empty()) {
@@ -275,7 +275,8 @@ void ctr_common_rules(const Json& c, const std::set<std::string>& volumes, bool 
   ctr_port_rules(pod_member(c, "ports"), at + ".ports", out);
   ctr_env_rules(pod_member(c, "env"), at + ".env", out);
   ctr_env_from_rules(pod_member(c, "envFrom"), at + ".envFrom", out);
-  volume_mount_rules(c, volumes, at + ".volumeMounts", out);
+  volume_mount_rules(c, volumes, at, out);
+  volume_device_rules(c, volumes, at, out);
   const std::string pull = text_of(c, "imagePullPolicy");
   if (!pull.empty() && pull != "Always" && pull != "IfNotPresent" && pull != "Never") {
     out.push_back(
@@ -310,8 +311,8 @@ void ctr_host_ports(const Json& containers, std::size_t first, std::size_t count
 
 }  // namespace
 
-void container_list_rules(const Json& spec, const std::set<std::string>& volumes,
-                          const std::string& at, std::vector<Cause>& out) {
+void container_list_rules(const Json& spec, const PodVolumes& volumes, const std::string& at,
+                          std::vector<Cause>& out) {
   const Json& grace_v = pod_member(spec, "terminationGracePeriodSeconds");
   const long long grace = grace_v.is_number_integer() ? grace_v.get<long long>() : 30;
   const bool host_users = pod_member(spec, "hostUsers") != false;

@@ -120,6 +120,36 @@ void resource_field_selector_rules(const Json& ref, bool volume, const std::stri
              !resource.starts_with("limits.hugepages-")) {
     out.push_back(field_not_supported(at + ".resource", resource, kResources));
   }
+  // validateContainerResourceDivisor: an unset (zero) divisor means 1.
+  const Json& divisor = pod_member(ref, "divisor");
+  if (divisor.is_null()) return;
+  const std::string shown =
+      go_quantity_string(divisor.is_string() ? divisor.get<std::string>() : divisor.dump());
+  if (shown == "0") return;
+  static const std::set<std::string> kBytes = {"1",   "1k",  "1M",  "1G",  "1T",  "1P", "1E",
+                                               "1Ki", "1Mi", "1Gi", "1Ti", "1Pi", "1Ei"};
+  const std::string bytes_values =
+      "only divisor's values 1, 1k, 1M, 1G, 1T, 1P, 1E, 1Ki, 1Mi, 1Gi, 1Ti, 1Pi, 1Ei are "
+      "supported with the ";
+  if (resource == "limits.cpu" || resource == "requests.cpu") {
+    if (shown != "1m" && shown != "1") {
+      out.push_back(field_invalid(at + ".divisor", resource,
+                                  "only divisor's values 1m and 1 are supported with the cpu "
+                                  "resource"));
+    }
+  } else if (resource == "limits.memory" || resource == "requests.memory") {
+    if (!kBytes.contains(shown))
+      out.push_back(field_invalid(at + ".divisor", resource, bytes_values + "memory resource"));
+  } else if (resource == "limits.ephemeral-storage" || resource == "requests.ephemeral-storage") {
+    if (!kBytes.contains(shown)) {
+      out.push_back(field_invalid(at + ".divisor", resource,
+                                  bytes_values + "local ephemeral storage resource"));
+    }
+  }
+  if ((resource.starts_with("requests.hugepages-") || resource.starts_with("limits.hugepages-")) &&
+      !kBytes.contains(shown)) {
+    out.push_back(field_invalid(at + ".divisor", resource, bytes_values + "hugepages resource"));
+  }
 }
 
 }  // namespace respool::sandbox::kinds

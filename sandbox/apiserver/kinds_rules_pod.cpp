@@ -320,7 +320,7 @@ void non_negative(const Json& spec, const char* key, const std::string& at,
 
 void validate_pod_spec(const Json& spec_in, const std::string& at, std::vector<Cause>& out) {
   const Json& spec = object_or_empty(spec_in);
-  const std::set<std::string> volumes = volume_rules(member(spec, "volumes"), at + ".volumes", out);
+  const PodVolumes volumes = volume_rules(member(spec, "volumes"), at + ".volumes", out);
   container_list_rules(spec, volumes, at, out);
   host_network_rules(spec, at, out);
   policy_rule(spec, "restartPolicy", at, {"Always", "OnFailure", "Never"}, out);

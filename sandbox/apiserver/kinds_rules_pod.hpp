@@ -1,12 +1,14 @@
 #pragma once
 // The parts of ValidatePodSpec (pkg/apis/core/validation, v1.32), one concern per file:
-// volumes and mounts (kinds_rules_volumes.cpp), containers: ports, env, probes, lifecycle
-// (kinds_rules_containers.cpp), the downward API's selectors (kinds_rules_downward.cpp),
-// security contexts and `os` (kinds_rules_security.cpp), affinity, topology spread and DNS
-// (kinds_rules_scheduling.cpp), resources, tolerations and the spec itself (kinds_rules_pod.cpp).
-// Values the sandbox does not default (probe periods, fieldRef apiVersion, httpGet path and
-// scheme, token expiry) are taken as their defaults when missing, as decoding would set them.
+// volumes (kinds_rules_volumes.cpp), mounts and devices (kinds_rules_mounts.cpp), containers:
+// ports, env, probes, lifecycle (kinds_rules_containers.cpp), the downward API's selectors
+// (kinds_rules_downward.cpp), security contexts and `os` (kinds_rules_security.cpp), affinity,
+// topology spread and DNS (kinds_rules_scheduling.cpp), resources, tolerations and the spec itself
+// (kinds_rules_pod.cpp). Values the sandbox does not default (probe periods, fieldRef apiVersion,
+// httpGet path and scheme, token expiry) are taken as their defaults when missing, as decoding
+// would set them.
 
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -26,13 +28,18 @@ Cause field_not_found(std::string field, const Json& value);
 // A set pointer as Go's %#v shows it: the sandbox has no addresses, so a fixed one.
 inline constexpr const char* kGoPointer = "0xc000000000";
 
-// ValidateVolumes at `at` ("spec.volumes"): the names of the volumes that passed, which are
-// the ones a mount may name.
-std::set<std::string> volume_rules(const Json& volumes, const std::string& at,
-                                   std::vector<Cause>& out);
-// ValidateVolumeMounts of a container's volumeMounts at `at` (".../volumeMounts").
-void volume_mount_rules(const Json& container, const std::set<std::string>& volumes,
-                        const std::string& at, std::vector<Cause>& out);
+// The volumes that passed validation, the ones a mount or device may name: name -> the key of
+// their source ("emptyDir", "persistentVolumeClaim", ...).
+using PodVolumes = std::map<std::string, std::string>;
+
+// ValidateVolumes at `at` ("spec.volumes").
+PodVolumes volume_rules(const Json& volumes, const std::string& at, std::vector<Cause>& out);
+// ValidateVolumeMounts and ValidateVolumeDevices of a container at `at` (".../containers[0]")
+// (kinds_rules_mounts.cpp).
+void volume_mount_rules(const Json& container, const PodVolumes& volumes, const std::string& at,
+                        std::vector<Cause>& out);
+void volume_device_rules(const Json& container, const PodVolumes& volumes, const std::string& at,
+                         std::vector<Cause>& out);
 // validateLocalDescendingPath: relative, no ".." element.
 void local_descending_path_rules(const std::string& path, const std::string& at,
                                  std::vector<Cause>& out);
@@ -43,8 +50,8 @@ void resource_field_selector_rules(const Json& ref, bool volume, const std::stri
                                    std::vector<Cause>& out);
 
 // validateContainers and validateInitContainers of spec at `at` ("spec").
-void container_list_rules(const Json& spec, const std::set<std::string>& volumes,
-                          const std::string& at, std::vector<Cause>& out);
+void container_list_rules(const Json& spec, const PodVolumes& volumes, const std::string& at,
+                          std::vector<Cause>& out);
 // validateResourceRequirements of a container (kinds_rules_pod.cpp).
 void container_resource_rules(const Json& resources, const std::string& at,
                               std::vector<Cause>& out);

@@ -1,5 +1,5 @@
-// Pod volumes and volume mounts as ValidateVolumes / validateVolumeSource / ValidateVolumeMounts
-// (pkg/apis/core/validation, v1.32) check them: names, exactly one source, and the contents of
+// Pod volumes as ValidateVolumes / validateVolumeSource (pkg/apis/core/validation, v1.32)
+// check them: names, exactly one source, and the contents of
 // the sources pods use (emptyDir, hostPath, secret, configMap, persistentVolumeClaim,
 // downwardAPI, projected, nfs, csi, ephemeral); the other sources are counted, not inspected.
 
@@ -258,7 +258,7 @@ constexpr VolumeKind kVolumeKinds[] = {
     {"image", "image"},
 };
 
-std::vector<Cause> vol_source_rules(const Json& vol, const std::string& at) {
+std::vector<Cause> vol_source_rules(const Json& vol, const std::string& at, std::string& first) {
   std::vector<Cause> out;
   int count = 0;
   for (const VolumeKind& kind : kVolumeKinds) {
@@ -269,6 +269,7 @@ std::vector<Cause> vol_source_rules(const Json& vol, const std::string& at) {
       continue;
     }
     ++count;
+    first = kind.key;
     vol_source_contents(kind.key, pod_object(vol[kind.key]), at + "." + kind.key, out);
   }
   if (count == 0) out.push_back(field_required(at, "must specify a volume type"));
@@ -283,71 +284,31 @@ void local_descending_path_rules(const std::string& path, const std::string& at,
   vol_no_backsteps(path, at, out);
 }
 
-std::set<std::string> volume_rules(const Json& volumes, const std::string& at,
-                                   std::vector<Cause>& out) {
+PodVolumes volume_rules(const Json& volumes, const std::string& at, std::vector<Cause>& out) {
+  PodVolumes passed;
   std::set<std::string> names;
   for (std::size_t i = 0; volumes.is_array() && i < volumes.size(); ++i) {
     const Json& vol = pod_object(volumes[i]);
     const std::string vol_at = indexed(at, i);
     const std::string name = text_of(vol, "name");
-    std::vector<Cause> errs = vol_source_rules(vol, vol_at);
+    std::string kind;
+    std::vector<Cause> errs = vol_source_rules(vol, vol_at, kind);
     if (name.empty()) {
       errs.push_back(field_required(vol_at + ".name"));
     } else if (auto e = check_dns_label(name)) {
       errs.push_back(field_invalid(vol_at + ".name", name, *e));
     }
-    if (names.contains(name))
+    if (names.contains(name)) {
       errs.push_back(field_duplicate_raw(vol_at + ".name", render_value(name)));
+    }
     if (errs.empty()) {
       names.insert(name);
+      passed[name] = kind;
     } else {
       out.insert(out.end(), errs.begin(), errs.end());
     }
   }
-  return names;
-}
-
-void volume_mount_rules(const Json& container, const std::set<std::string>& volumes,
-                        const std::string& at, std::vector<Cause>& out) {
-  const Json& mounts = pod_member(container, "volumeMounts");
-  std::set<std::string> mount_points;
-  for (std::size_t i = 0; mounts.is_array() && i < mounts.size(); ++i) {
-    const Json& m = pod_object(mounts[i]);
-    const std::string m_at = indexed(at, i);
-    const std::string name = text_of(m, "name");
-    const std::string path = text_of(m, "mountPath");
-    if (name.empty()) out.push_back(field_required(m_at + ".name"));
-    if (!volumes.contains(name)) out.push_back(field_not_found(m_at + ".name", name));
-    if (path.empty()) out.push_back(field_required(m_at + ".mountPath"));
-    if (!mount_points.insert(path).second) {
-      out.push_back(field_invalid(m_at + ".mountPath", path, "must be unique"));
-    }
-    // As the real server, subPath errors name the list, not the mount (fldPath.Child).
-    const std::string sub_path = text_of(m, "subPath");
-    const std::string sub_expr = text_of(m, "subPathExpr");
-    if (!sub_path.empty()) local_descending_path_rules(sub_path, at + ".subPath", out);
-    if (!sub_expr.empty()) {
-      if (!sub_path.empty()) {
-        out.push_back(field_invalid(m_at + ".subPathExpr", sub_expr,
-                                    "subPathExpr and subPath are mutually exclusive"));
-      }
-      local_descending_path_rules(sub_expr, at + ".subPathExpr", out);
-    }
-    const Json& propagation = pod_member(m, "mountPropagation");
-    if (propagation.is_string()) {
-      const std::string p = propagation.get<std::string>();
-      if (p != "Bidirectional" && p != "HostToContainer" && p != "None") {
-        out.push_back(field_not_supported(at + ".mountPropagation", p,
-                                          {"Bidirectional", "HostToContainer", "None"}));
-      }
-      const Json& sc = pod_member(container, "securityContext");
-      if (p == "Bidirectional" && pod_member(sc, "privileged") != true) {
-        out.push_back(field_forbidden(
-            at + ".mountPropagation",
-            "Bidirectional mount propagation is available only to privileged containers"));
-      }
-    }
-  }
+  return passed;
 }
 
 }  // namespace respool::sandbox::kinds

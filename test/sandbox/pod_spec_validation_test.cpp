@@ -308,3 +308,47 @@ TEST_CASE("Pod os, host aliases, ephemeral containers and fields of disabled fea
   CHECK_FALSE(created["spec"].contains("resources"));
   CHECK_FALSE(created["spec"]["containers"][0].contains("resizePolicy"));
 }
+
+TEST_CASE("Pod volume devices", "[validation][pods]") {
+  Harness h;
+  Json c = container({{"volumeMounts", {{{"name", "claim"}, {"mountPath", "/dev/xvda"}}}},
+                      {"volumeDevices",
+                       {{{"name", "scratch"}, {"devicePath", "/dev/xvdb"}},
+                        {{"name", "claim"}, {"devicePath", "/dev/xvda"}},
+                        {{"name", "gone"}, {"devicePath", "/dev/../x"}}}}});
+  Json spec = {{"volumes",
+                {{{"name", "claim"}, {"persistentVolumeClaim", {{"claimName", "c"}}}},
+                 {{"name", "scratch"}, {"emptyDir", Json::object()}}}},
+               {"containers", {c}}};
+  CHECK(refusal(h.post(kPods, pod("block", spec)), 7) ==
+        "Pod \"block\" is invalid: [spec.containers[0].volumeMounts[0].name: Invalid value: "
+        "\"claim\": must not already exist in volumeDevices, "
+        "spec.containers[0].volumeMounts[0].mountPath: Invalid value: \"/dev/xvda\": must not "
+        "already exist as a path in volumeDevices, spec.containers[0].volumeDevices[0].name: "
+        "Invalid value: \"scratch\": can only use volume source type of PersistentVolumeClaim or "
+        "Ephemeral for block mode, spec.containers[0].volumeDevices[1].name: Invalid value: "
+        "\"claim\": must not already exist in volumeMounts, "
+        "spec.containers[0].volumeDevices[1].devicePath: Invalid value: \"/dev/xvda\": must not "
+        "already exist as a path in volumeMounts, spec.containers[0].volumeDevices[2].name: Not "
+        "found: \"gone\", spec.containers[0].volumeDevices[2].devicePath: Invalid value: "
+        "\"/dev/../x\": can not contain backsteps ('..')]");
+}
+
+TEST_CASE("Downward API resource divisors", "[validation][pods]") {
+  Harness h;
+  auto env = [](const std::string& resource, const std::string& divisor) {
+    return Json{
+        {"name", "V"},
+        {"valueFrom", {{"resourceFieldRef", {{"resource", resource}, {"divisor", divisor}}}}}};
+  };
+  // 1000m is 1, 1024Ki is 1Mi; 1k of cpu and a 1024 (not 1Ki) of memory are refused.
+  Json fine = container({{"env", {env("limits.cpu", "1000m"), env("limits.memory", "1024Ki")}}});
+  CHECK(h.post(kPods, pod("fine", {{"containers", {fine}}})).status == 201);
+  Json bad = container({{"env", {env("limits.cpu", "1k"), env("requests.memory", "1024")}}});
+  CHECK(refusal(h.post(kPods, pod("bad", {{"containers", {bad}}})), 2) ==
+        "Pod \"bad\" is invalid: [spec.containers[0].env[0].valueFrom.resourceFieldRef.divisor: "
+        "Invalid value: \"limits.cpu\": only divisor's values 1m and 1 are supported with the cpu "
+        "resource, spec.containers[0].env[1].valueFrom.resourceFieldRef.divisor: Invalid value: "
+        "\"requests.memory\": only divisor's values 1, 1k, 1M, 1G, 1T, 1P, 1E, 1Ki, 1Mi, 1Gi, "
+        "1Ti, 1Pi, 1Ei are supported with the memory resource]");
+}
