@@ -85,6 +85,6 @@ TEST_CASE("a DaemonSet keeps revisionHistoryLimit unused revisions", "[simulator
   std::vector<const Json*> all = {&old[2], &old[0], &current, &old[1], &old[3]};
   DaemonSetHistoryPlan plan = plan_daemonset_history(ds, all, {&pod}, hash_of(ds));
   REQUIRE(plan.remove.size() == 2);
-  CHECK(plan.remove[0] == old[0]["metadata"]["name"]);
-  CHECK(plan.remove[1] == old[2]["metadata"]["name"]);
+  CHECK(plan.remove[0] == old[0]["metadata"]["name"].get<std::string>());
+  CHECK(plan.remove[1] == old[2]["metadata"]["name"].get<std::string>());
 }
