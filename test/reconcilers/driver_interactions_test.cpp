@@ -51,7 +51,7 @@ TEST_CASE("N6: a reset waits while the driver upgrades; the reset node comes bac
   }
   // The job ends: the upgrade finishes, then the reset runs.
   REQUIRE(h.client().remove(kube::resources::pods, "default", "train-0"));
-  REQUIRE(h.eventually([&] { return all_upgraded(h, "p", kNew); }, std::chrono::seconds(120)));
+  REQUIRE(h.eventually([&] { return all_upgraded(h, "p", kNew); }, std::chrono::seconds(240)));
   NodeWatch watch(h.client(), "p");
   const bool reset_done =
       h.eventually([&] { return op_status(h, "reset-g2").value("phase", "") == "Succeeded"; },
@@ -131,7 +131,7 @@ TEST_CASE("a node claimed during an upgrade runs the target version before it tu
   CHECK(joined_old);
   CHECK(available);
   REQUIRE(h.client().remove(kube::resources::pods, "default", "train-0"));
-  REQUIRE(h.eventually([&] { return all_upgraded(h, "p", kNew); }, std::chrono::seconds(120)));
+  REQUIRE(h.eventually([&] { return all_upgraded(h, "p", kNew); }, std::chrono::seconds(240)));
 }
 
 TEST_CASE("D3: only a Running pool upgrades; a change to an Abnormal one waits, saying why",
@@ -162,6 +162,6 @@ TEST_CASE("D3: only a Running pool upgrades; a change to an Abnormal one waits, 
   }
   // Healthy again: Running, and the upgrade goes on.
   fault(nullptr);
-  REQUIRE(h.eventually([&] { return all_upgraded(h, "p", kNew); }, std::chrono::seconds(120)));
+  REQUIRE(h.eventually([&] { return all_upgraded(h, "p", kNew); }, std::chrono::seconds(240)));
   REQUIRE(h.eventually([&] { return driver_condition().value("reason", "") == "UpToDate"; }));
 }
