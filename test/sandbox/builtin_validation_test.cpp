@@ -6,8 +6,10 @@
 #include <catch2/catch.hpp>
 
 #include "harness.hpp"
+#include "invalid_reply.hpp"
 
 using namespace respool::sandbox::testing;
+using respool::sandbox::testing::invalid_message;
 using respool::sandbox::testing::Json;
 
 namespace {
@@ -20,15 +22,6 @@ const std::string kQualifiedRegex =
     "validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
 
 // The 422's message, after checking it is one with `causes` causes.
-std::string invalid_message(const Reply& r, std::size_t causes) {
-  INFO(r.body);
-  REQUIRE(r.status == 422);
-  Json s = r.json();
-  REQUIRE(s["reason"] == "Invalid");
-  REQUIRE(s["details"]["causes"].size() == causes);
-  return s["message"].get<std::string>();
-}
-
 Json v1_event(const std::string& name) {
   return {{"apiVersion", "events.k8s.io/v1"},
           {"kind", "Event"},

@@ -5,22 +5,15 @@
 #include <catch2/catch.hpp>
 
 #include "harness.hpp"
+#include "invalid_reply.hpp"
 
 using namespace respool::sandbox::testing;
+using respool::sandbox::testing::invalid_message;
 using respool::sandbox::testing::Json;
 
 namespace {
 
 const std::string kJobs = "/apis/batch/v1/namespaces/default/jobs";
-
-std::string job_refusal(const Reply& r, std::size_t causes) {
-  INFO(r.body);
-  REQUIRE(r.status == 422);
-  Json s = r.json();
-  REQUIRE(s["reason"] == "Invalid");
-  CHECK(s["details"]["causes"].size() == causes);
-  return s["message"].get<std::string>();
-}
 
 Json job(const std::string& name, Json extra) {
   Json containers = Json::array({{{"name", "train"}, {"image", "trainer:1"}}});
@@ -46,7 +39,7 @@ TEST_CASE("Jobs: pod failure policy rules", "[validation][jobs]") {
                             {"podReplacementPolicy", "TerminatingOrFailed"}});
   bad["spec"]["template"]["spec"]["restartPolicy"] = "OnFailure";
   CHECK(
-      job_refusal(h.post(kJobs, bad), 12) ==
+      invalid_message(h.post(kJobs, bad), 12) ==
       "Job.batch \"policy\" is invalid: [spec.podFailurePolicy.rules[0].onExitCodes.containerName: "
       "Invalid value: \"nope\": must be one of the container or initContainer names in the pod "
       "template, spec.podFailurePolicy.rules[0].onExitCodes.values[1]: Invalid value: 0: must "
@@ -80,7 +73,7 @@ TEST_CASE("Jobs: pod failure policy rules", "[validation][jobs]") {
 TEST_CASE("Jobs: success policy rules", "[validation][jobs]") {
   Harness h;
   Json plain = job("plain", {{"successPolicy", {{"rules", {{{"succeededCount", 1}}}}}}});
-  CHECK(job_refusal(h.post(kJobs, plain), 1) ==
+  CHECK(invalid_message(h.post(kJobs, plain), 1) ==
         "Job.batch \"plain\" is invalid: spec.successPolicy: Invalid value: "
         "batch.SuccessPolicy{Rules:[]batch.SuccessPolicyRule{batch.SuccessPolicyRule{"
         "SucceededIndexes:(*string)(nil), SucceededCount:(*int32)(0xc000000000)}}}: requires "
@@ -94,7 +87,7 @@ TEST_CASE("Jobs: success policy rules", "[validation][jobs]") {
                                  {"completions", 5},
                                  {"parallelism", 5},
                                  {"successPolicy", {{"rules", rules}}}});
-  CHECK(job_refusal(h.post(kJobs, indexed), 4) ==
+  CHECK(invalid_message(h.post(kJobs, indexed), 4) ==
         "Job.batch \"indexed\" is invalid: [spec.successPolicy.rules[0]: Required value: at least "
         "one of succeededCount or succeededIndexes must be specified, "
         "spec.successPolicy.rules[1].succeededIndexes: Invalid value: \"0-2,1\": error parsing "

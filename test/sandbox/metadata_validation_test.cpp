@@ -5,8 +5,10 @@
 #include <catch2/catch.hpp>
 
 #include "harness.hpp"
+#include "invalid_reply.hpp"
 
 using namespace respool::sandbox::testing;
+using respool::sandbox::testing::invalid_message;
 using respool::sandbox::testing::Json;
 
 namespace {
@@ -15,15 +17,6 @@ const std::string kConfigMaps = "/api/v1/namespaces/default/configmaps";
 
 Json config_map(const std::string& name) {
   return {{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"metadata", {{"name", name}}}};
-}
-
-std::string invalid_message(const Reply& r, std::size_t causes) {
-  INFO(r.body);
-  REQUIRE(r.status == 422);
-  Json s = r.json();
-  REQUIRE(s["reason"] == "Invalid");
-  REQUIRE(s["details"]["causes"].size() == causes);
-  return s["message"].get<std::string>();
 }
 
 }  // namespace

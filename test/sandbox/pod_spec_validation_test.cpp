@@ -7,23 +7,16 @@
 #include <catch2/catch.hpp>
 
 #include "harness.hpp"
+#include "invalid_reply.hpp"
 
 using namespace respool::sandbox::testing;
+using respool::sandbox::testing::invalid_message;
 using respool::sandbox::testing::Json;
 
 namespace {
 
 const std::string kPods = "/api/v1/namespaces/default/pods";
 const std::string kDaemonSets = "/apis/apps/v1/namespaces/default/daemonsets";
-
-std::string refusal(const Reply& r, std::size_t causes) {
-  INFO(r.body);
-  REQUIRE(r.status == 422);
-  Json s = r.json();
-  REQUIRE(s["reason"] == "Invalid");
-  CHECK(s["details"]["causes"].size() == causes);
-  return s["message"].get<std::string>();
-}
 
 Json pod(const std::string& name, Json spec) {
   return {{"apiVersion", "v1"}, {"kind", "Pod"}, {"metadata", {{"name", name}}}, {"spec", spec}};
@@ -52,7 +45,7 @@ TEST_CASE("Pod volumes and volume mounts", "[validation][pods]") {
        {container({{"volumeMounts",
                     {{{"name", "cm"}, {"mountPath", "/m"}},
                      {{"name", "ok"}, {"mountPath", "/m"}, {"subPath", "../x"}}}}})}}};
-  CHECK(refusal(h.post(kPods, pod("vols", spec)), 9) ==
+  CHECK(invalid_message(h.post(kPods, pod("vols", spec)), 9) ==
         "Pod \"vols\" is invalid: [spec.volumes[0]: Required value: must specify a volume type, "
         "spec.volumes[1].hostPath: Forbidden: may not specify more than 1 volume type, "
         "spec.volumes[2].hostPath.path: Invalid value: \"/a/../b\": must not contain '..', "
@@ -77,7 +70,7 @@ TEST_CASE("Pod volumes and volume mounts", "[validation][pods]") {
                        {{"items", {{{"path", "ns"}, {"fieldRef", {{"fieldPath", "spec.x"}}}}}}}},
                       {"configMap", {{"name", "c"}}}}}}}}}}},
               {"containers", {container()}}};
-  CHECK(refusal(h.post(kPods, pod("dup", dup)), 5) ==
+  CHECK(invalid_message(h.post(kPods, pod("dup", dup)), 5) ==
         "Pod \"dup\" is invalid: [spec.volumes[1].secret.secretName: Required value, "
         "spec.volumes[1].name: Duplicate value: \"v\", "
         "spec.volumes[2].projected.sources[0].serviceAccountToken.expirationSeconds: Invalid "
@@ -108,7 +101,7 @@ TEST_CASE("Pod containers: ports, env, probes and lifecycle hooks", "[validation
          {"httpGet", {{"port", 8080}}},
          {"successThreshold", 2}}},
        {"readinessProbe", {{"tcpSocket", {{"port", "no_such"}}}, {"periodSeconds", -1}}}});
-  CHECK(refusal(h.post(kPods, pod("busy", {{"containers", {c}}})), 13) ==
+  CHECK(invalid_message(h.post(kPods, pod("busy", {{"containers", {c}}})), 13) ==
         "Pod \"busy\" is invalid: [spec.containers[0].ports[0].containerPort: Required value, "
         "spec.containers[0].ports[1].containerPort: Invalid value: 70000: must be between 1 and "
         "65535, inclusive, spec.containers[0].ports[2].name: Duplicate value: \"web\", "
@@ -140,7 +133,7 @@ TEST_CASE("Pod containers: ports, env, probes and lifecycle hooks", "[validation
   Json second =
       container({{"name", "d"}, {"ports", {{{"containerPort", 81}, {"hostPort", 8080}}}}});
   Json hosts = {{"containers", {ports, second}}, {"initContainers", {init}}, {"hostNetwork", true}};
-  CHECK(refusal(h.post(kPods, pod("hosts", hosts)), 4) ==
+  CHECK(invalid_message(h.post(kPods, pod("hosts", hosts)), 4) ==
         "Pod \"hosts\" is invalid: [spec.containers[1].ports[0].hostPort: Duplicate value: "
         "\"TCP//8080\", spec.initContainers[0].livenessProbe: Forbidden: may not be set for init "
         "containers without restartPolicy=Always, spec.containers[0].ports[0].hostPort: Invalid "
@@ -170,7 +163,7 @@ TEST_CASE("Pod security contexts, affinity, topology spread and DNS", "[validati
        {{{"maxSkew", 0}, {"topologyKey", "zone"}, {"whenUnsatisfiable", "DoNotSchedule"}},
         {{"maxSkew", 1}, {"topologyKey", "zone"}, {"whenUnsatisfiable", "DoNotSchedule"}}}}};
   CHECK(
-      refusal(h.post(kPods, pod("strict", spec)), 8) ==
+      invalid_message(h.post(kPods, pod("strict", spec)), 8) ==
       "Pod \"strict\" is invalid: [spec.containers[0].securityContext: Invalid value: "
       "core.SecurityContext{Capabilities:(*core.Capabilities)(nil), "
       "Privileged:(*bool)(0xc000000000), SELinuxOptions:(*core.SELinuxOptions)(nil), "
@@ -197,7 +190,7 @@ TEST_CASE("Extended resources are whole numbers", "[validation][pods]") {
   Harness h;
   // A pod's requests default from its limits, so both are refused, as on a real server.
   Json half = container({{"resources", {{"limits", {{"nvidia.com/gpu", 0.5}}}}}});
-  CHECK(refusal(h.post(kPods, pod("half", {{"containers", {half}}})), 2) ==
+  CHECK(invalid_message(h.post(kPods, pod("half", {{"containers", {half}}})), 2) ==
         "Pod \"half\" is invalid: [spec.containers[0].resources.limits[nvidia.com/gpu]: Invalid "
         "value: resource.Quantity{i:resource.int64Amount{value:5, scale:-1}, "
         "d:resource.infDecAmount{Dec:(*inf.Dec)(nil)}, s:\"\", Format:\"DecimalSI\"}: must be an "
@@ -208,12 +201,12 @@ TEST_CASE("Extended resources are whole numbers", "[validation][pods]") {
   Json milli = container({{"resources",
                            {{"limits", {{"example.com/fpga", "1500m"}}},
                             {"requests", {{"example.com/fpga", "1500m"}}}}}});
-  std::string message = refusal(h.post(kPods, pod("milli", {{"containers", {milli}}})), 2);
+  std::string message = invalid_message(h.post(kPods, pod("milli", {{"containers", {milli}}})), 2);
   CHECK_THAT(message, Catch::Contains("resource.Quantity{i:resource.int64Amount{value:1500, "
                                       "scale:-3}, d:resource.infDecAmount{Dec:(*inf.Dec)(nil)}, "
                                       "s:\"1500m\", Format:\"DecimalSI\"}: must be an integer"));
   Json pages = container({{"resources", {{"limits", {{"hugepages-2Mi", "3Mi"}}}}}});
-  CHECK(refusal(h.post(kPods, pod("pages", {{"containers", {pages}}})), 3) ==
+  CHECK(invalid_message(h.post(kPods, pod("pages", {{"containers", {pages}}})), 3) ==
         "Pod \"pages\" is invalid: [spec.containers[0].resources.limits[hugepages-2Mi]: Invalid "
         "value: \"3Mi\": 3Mi is not positive integer multiple of hugepages-2Mi, "
         "spec.containers[0].resources.requests[hugepages-2Mi]: Invalid value: \"3Mi\": 3Mi is not "
@@ -277,7 +270,7 @@ TEST_CASE("Pod os, host aliases, ephemeral containers and fields of disabled fea
                {"hostAliases", {{{"ip", "1.2.3"}, {"hostnames", {"db.example"}}}}},
                {"ephemeralContainers", {{{"name", "debug"}, {"image", "busybox:1.36"}}}},
                {"containers", {container({{"securityContext", {{"privileged", true}}}})}}};
-  CHECK(refusal(h.post(kPods, pod("win", spec)), 4) ==
+  CHECK(invalid_message(h.post(kPods, pod("win", spec)), 4) ==
         "Pod \"win\" is invalid: [spec.hostAliases[0].ip: Invalid value: \"1.2.3\": must be a "
         "valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff), spec.securityContext.runAsUser: "
         "Forbidden: cannot be set for a windows pod, "
@@ -294,7 +287,7 @@ TEST_CASE("Pod os, host aliases, ephemeral containers and fields of disabled fea
                  {"spec",
                   {{"containers", {container()}},
                    {"ephemeralContainers", {{{"name", "debug"}, {"image", "busybox"}}}}}}}}}}};
-  CHECK(refusal(h.post(kDaemonSets, ds), 1) ==
+  CHECK(invalid_message(h.post(kDaemonSets, ds), 1) ==
         "DaemonSet.apps \"agent\" is invalid: spec.template.spec.ephemeralContainers: Forbidden: "
         "ephemeral containers not allowed in pod template");
 
@@ -320,7 +313,7 @@ TEST_CASE("Pod volume devices", "[validation][pods]") {
                 {{{"name", "claim"}, {"persistentVolumeClaim", {{"claimName", "c"}}}},
                  {{"name", "scratch"}, {"emptyDir", Json::object()}}}},
                {"containers", {c}}};
-  CHECK(refusal(h.post(kPods, pod("block", spec)), 7) ==
+  CHECK(invalid_message(h.post(kPods, pod("block", spec)), 7) ==
         "Pod \"block\" is invalid: [spec.containers[0].volumeMounts[0].name: Invalid value: "
         "\"claim\": must not already exist in volumeDevices, "
         "spec.containers[0].volumeMounts[0].mountPath: Invalid value: \"/dev/xvda\": must not "
@@ -345,7 +338,7 @@ TEST_CASE("Downward API resource divisors", "[validation][pods]") {
   Json fine = container({{"env", {env("limits.cpu", "1000m"), env("limits.memory", "1024Ki")}}});
   CHECK(h.post(kPods, pod("fine", {{"containers", {fine}}})).status == 201);
   Json bad = container({{"env", {env("limits.cpu", "1k"), env("requests.memory", "1024")}}});
-  CHECK(refusal(h.post(kPods, pod("bad", {{"containers", {bad}}})), 2) ==
+  CHECK(invalid_message(h.post(kPods, pod("bad", {{"containers", {bad}}})), 2) ==
         "Pod \"bad\" is invalid: [spec.containers[0].env[0].valueFrom.resourceFieldRef.divisor: "
         "Invalid value: \"limits.cpu\": only divisor's values 1m and 1 are supported with the cpu "
         "resource, spec.containers[0].env[1].valueFrom.resourceFieldRef.divisor: Invalid value: "

@@ -5,8 +5,10 @@
 #include <catch2/catch.hpp>
 
 #include "harness.hpp"
+#include "invalid_reply.hpp"
 
 using namespace respool::sandbox::testing;
+using respool::sandbox::testing::invalid_message;
 using respool::sandbox::testing::Json;
 
 namespace {
@@ -16,15 +18,6 @@ const std::string kReplicaSets = "/apis/apps/v1/namespaces/default/replicasets";
 const std::string kStatefulSets = "/apis/apps/v1/namespaces/default/statefulsets";
 const std::string kJobs = "/apis/batch/v1/namespaces/default/jobs";
 const std::string kServices = "/api/v1/namespaces/default/services";
-
-std::string invalid_message(const Reply& r, std::size_t causes) {
-  INFO(r.body);
-  REQUIRE(r.status == 422);
-  Json s = r.json();
-  REQUIRE(s["reason"] == "Invalid");
-  REQUIRE(s["details"]["causes"].size() == causes);
-  return s["message"].get<std::string>();
-}
 
 Json pod_template(const std::string& app) {
   return {{"metadata", {{"labels", {{"app", app}}}}},
