@@ -45,7 +45,7 @@ bool upgraded(kube::Client& c, const std::string& version) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  program = "bench_driver_upgrade";
+  begin("bench_driver_upgrade", std::chrono::minutes(30));
   const int rounds = argc > 1 ? std::atoi(argv[1]) : 3;
   const double scale = argc > 2 ? std::atof(argv[2]) : 10.0;
   if (rounds < 1 || rounds > 9) die("ROUNDS: 1 to 9");
@@ -89,6 +89,7 @@ int main(int argc, char** argv) {
     must(c.patch(kube::resources::resourcepools, "", "p", kube::PatchType::Merge,
                  Json{{"spec", {{"driver", {{"gpuVersion", target}}}}}}),
          "change the driver version");
+    phase("round " + std::to_string(r + 1) + ": upgrading to " + target);
     const auto deadline = Steady::now() + std::chrono::minutes(10);
     while (!upgraded(c, target)) {
       if (Steady::now() > deadline) die("round " + std::to_string(r) + " never finished");
@@ -117,5 +118,6 @@ int main(int argc, char** argv) {
       rounds, median(seconds), kNodes, scale, median(write_counts), median(write_counts) / kNodes,
       median(write_counts) / double(minimal), static_cast<unsigned long long>(minimal),
       median(event_counts));
+  completed();
   return 0;
 }

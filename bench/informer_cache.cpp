@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/harness.hpp"
 #include "operator/kube/decode.hpp"
 #include "operator/runtime/store.hpp"
 
@@ -149,6 +150,7 @@ Run fill(Caches& caches, std::size_t node_count, std::size_t pod_count) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  respool::bench::begin("bench_informer_cache", std::chrono::minutes(20));
   const std::size_t pods = argc > 1 ? std::stoul(argv[1]) : 150'000;
   const std::size_t nodes = argc > 2 ? std::stoul(argv[2]) : 5'000;
   const int runs = argc > 3 ? std::stoi(argv[3]) : 3;
@@ -179,5 +181,6 @@ int main(int argc, char** argv) {
   std::printf("median decode-and-cache rate: %.0f objects/s (goal >= 50000)\n",
               rates[rates.size() / 2]);
   std::printf("cache RSS: %.1f MiB (goal <= 128 MiB)\n", cache_kib / 1024.0);
+  respool::bench::completed();
   return 0;
 }

@@ -38,7 +38,7 @@ Json operation(const std::string& name, const std::string& type, const std::stri
 }  // namespace
 
 int main(int argc, char** argv) {
-  program = "bench_node_operations";
+  begin("bench_node_operations", std::chrono::minutes(20));
   const int rounds = argc > 1 ? std::atoi(argv[1]) : 5;
   if (rounds < 1 || rounds > 8) die("ROUNDS: 1 to 8 (N1: 8 replacements a day in a 40-node pool)");
   runtime::log::configure(runtime::log::Format::Text, runtime::log::Level::Error);
@@ -133,5 +133,6 @@ int main(int argc, char** argv) {
   std::printf("quiet hour after %d finished operations (%d replaces, %d resets): %llu writes%s\n",
               rounds + resets, rounds, resets, static_cast<unsigned long long>(quiet),
               detail.c_str());
+  completed();
   return 0;
 }

@@ -20,7 +20,6 @@
 // Every node is Ready with its accelerators at once, so admission ends as soon as the operator
 // sees it; the figures are the operator's overhead, not a simulated kubelet's.
 
-#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -29,97 +28,29 @@
 #include <thread>
 #include <vector>
 
-#include "operator/kube/client.hpp"
-#include "operator/kube/yaml.hpp"
+#include "bench/support.hpp"
 #include "operator/runtime/log.hpp"
-#include "operator/runtime/manager.hpp"
-#include "reconcilers/setup.hpp"
-#include "sandbox/sandbox.hpp"
 
 using namespace respool;
-using kube::Json;
-using Clock = std::chrono::steady_clock;
+using namespace respool::bench;
 
 namespace {
-
-[[noreturn]] void die(const std::string& what) {
-  std::fprintf(stderr, "bench_pool_creation: %s\n", what.c_str());
-  std::exit(1);
-}
-
-template <class T>
-T must(std::expected<T, kube::Error> r, const char* what) {
-  if (!r) die(std::string(what) + ": " + r.error().describe());
-  return std::move(*r);
-}
-
-std::string source(const char* relative) {
-  return std::string(RESPOOL_SOURCE_DIR) + "/" + relative;
-}
-
-long count_nodes(kube::Client& c, const std::string& selector) {
-  kube::ListOptions o;
-  o.label_selector = selector;
-  auto list = must(c.list(kube::resources::nodes, "", o), "list nodes");
-  return static_cast<long>(list["items"].size());
-}
-
-std::string phase(kube::Client& c, const std::string& pool) {
-  auto p = c.get(kube::resources::resourcepools, "", pool);
-  if (!p) return "";
-  return p->value("status", Json::object()).value("phase", "");
-}
 
 struct Round {
   double operator_s = 0, loop_s = 0;
   std::uint64_t writes = 0, minimal = 0;
 };
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
-}
-
 Round run_round(int pool_nodes, int free_nodes, const std::string& catalog) {
   const std::string nodes_yaml =
       "nodes:\n- {flavor: cpu-64c, zone: az-1, count: " + std::to_string(free_nodes) +
       ", namePrefix: cpu, capacity: {cpu: \"64\", memory: 256Gi, pods: \"110\"}}\n";
-  sandbox::SandboxOptions so;
-  so.nodes_yaml = nodes_yaml;
-  auto sb = sandbox::Sandbox::start(so);
-  if (!sb) die(sb.error());
-  auto& counts = (*sb)->api_server().request_counts();
-  kube::ClientOptions bench_client;
-  bench_client.user_agent = "bench/" RESPOOL_VERSION;  // counted apart from the operator
-  auto client = kube::Client::create((*sb)->cluster_config(), bench_client);
-  if (!client) die(client.error().describe());
-  kube::Client& c = **client;
-  for (const char* crd : {"crds/networks.yaml", "crds/resourcepools.yaml"}) {
-    auto json = kube::yaml_file_to_json(source(crd));
-    if (!json) die(json.error());
-    must(c.create(kube::resources::customresourcedefinitions, "", *json), "create CRD");
-  }
-  must(c.create(kube::resources::namespaces, "",
-                Json{{"apiVersion", "v1"},
-                     {"kind", "Namespace"},
-                     {"metadata", {{"name", "respool-system"}}}}),
-       "create namespace");
-  const auto registering = Clock::now();
-  while (count_nodes(c, "") < free_nodes)
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  const double register_s = std::chrono::duration<double>(Clock::now() - registering).count();
-
-  runtime::ManagerOptions mo;
-  mo.cluster = (*sb)->cluster_config();
-  mo.client.qps = 0;  // as the figures of a loop without a limiter: the server sets the pace
-  auto manager = runtime::Manager::create(mo);
-  if (!manager) die(manager.error().describe());
-  reconcilers::Options ro;
-  ro.catalog_file = catalog;
-  ro.operator_namespace = "respool-system";
-  auto op = reconcilers::setup(**manager, ro);
-  if (!op) die(op.error());
-  std::thread runner([&] { (*manager)->run(); });
+  Bench bench(BenchOptions{nodes_yaml, static_cast<std::size_t>(free_nodes), nullptr, catalog});
+  auto& counts = bench.counts();
+  kube::Client& c = bench.client();
+  const double register_s = bench.registered_s();
+  bench.start_operator();
+  phase("waiting for Network net-a's CIDR");
   must(c.create(kube::resources::networks, "",
                 Json{{"apiVersion", "respool.io/v1alpha1"},
                      {"kind", "Network"},
@@ -134,7 +65,7 @@ Round run_round(int pool_nodes, int free_nodes, const std::string& catalog) {
 
   // The operator.
   counts.reset();
-  const auto start = Clock::now();
+  const auto start = Steady::now();
   must(c.create(
            kube::resources::resourcepools, "",
            Json{{"apiVersion", "respool.io/v1alpha1"},
@@ -145,9 +76,8 @@ Round run_round(int pool_nodes, int free_nodes, const std::string& catalog) {
                   {"jobTypes", Json::array({"Training"})},
                   {"resources", Json::array({{{"flavor", "cpu-64c"}, {"count", pool_nodes}}})}}}}),
        "create pool");
-  while (phase(c, "big") != "Running")
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  const double operator_s = std::chrono::duration<double>(Clock::now() - start).count();
+  bench.wait_for_phase(kube::resources::resourcepools, "big", "Running", std::chrono::minutes(20));
+  const double operator_s = std::chrono::duration<double>(Steady::now() - start).count();
   const auto writes = counts.snapshot();
   std::uint64_t total = 0, node_writes = 0, daemonsets = 0, events = 0;
   for (const auto& [key, n] : writes) {
@@ -158,14 +88,14 @@ Round run_round(int pool_nodes, int free_nodes, const std::string& catalog) {
     if (key.resource == "events") events += n;
   }
   const std::uint64_t minimal = 2ull * pool_nodes + daemonsets + 2;  // + finalizer, status
-  (*manager)->stop();
-  runner.join();
+  bench.stop_operator();
 
   // The plain loop: the same two writes per node, one after the other, on free nodes.
   kube::ListOptions free_only;
   free_only.label_selector = "!respool.io/pool";
   auto free_list = must(c.list(kube::resources::nodes, "", free_only), "list free nodes");
-  const auto loop_start = Clock::now();
+  phase("the plain loop");
+  const auto loop_start = Steady::now();
   int done = 0;
   for (const auto& node : free_list["items"]) {
     if (done == pool_nodes) break;
@@ -187,7 +117,7 @@ Round run_round(int pool_nodes, int free_nodes, const std::string& catalog) {
     must(c.patch(kube::resources::nodes, "", name, kube::PatchType::Merge, admitted), "loop admit");
     ++done;
   }
-  const double loop_s = std::chrono::duration<double>(Clock::now() - loop_start).count();
+  const double loop_s = std::chrono::duration<double>(Steady::now() - loop_start).count();
 
   std::printf("round: registered %d nodes in %.1f s\n", free_nodes, register_s);
   std::printf(
@@ -206,13 +136,13 @@ Round run_round(int pool_nodes, int free_nodes, const std::string& catalog) {
   std::printf("\n  minimal writes: %llu\n", static_cast<unsigned long long>(minimal));
   std::printf("  plain loop: %d nodes x 2 patches in %.2f s\n", done, loop_s);
   std::fflush(stdout);
-  (*sb)->stop();
   return Round{operator_s, loop_s, total, minimal};
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
+  begin("bench_pool_creation", std::chrono::minutes(30));
   const int pool_nodes = argc > 1 ? std::atoi(argv[1]) : 1000;
   const int free_nodes = argc > 2 ? std::atoi(argv[2]) : 5000;
   const int rounds = argc > 3 ? std::atoi(argv[3]) : 3;
@@ -234,6 +164,7 @@ int main(int argc, char** argv) {
       pool_nodes, free_nodes, rounds, std::thread::hardware_concurrency(), catalog.c_str());
   std::vector<double> times, loops, write_ratios, time_ratios;
   for (int i = 0; i < rounds; ++i) {
+    phase("round " + std::to_string(i + 1));
     Round r = run_round(pool_nodes, free_nodes, catalog);
     times.push_back(r.operator_s);
     loops.push_back(r.loop_s);
@@ -244,5 +175,6 @@ int main(int argc, char** argv) {
   std::printf("  operator: %.2f s to Running; plain loop: %.2f s\n", median(times), median(loops));
   std::printf("  writes / minimal writes: %.3f (aim <= 1.2)\n", median(write_ratios));
   std::printf("  time / plain loop's time: %.2f (aim <= 2)\n", median(time_ratios));
+  completed();
   return 0;
 }

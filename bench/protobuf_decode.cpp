@@ -12,6 +12,7 @@
 #include <fstream>
 #include <string>
 
+#include "bench/harness.hpp"
 #include "sandbox/protobuf/decode.hpp"
 
 namespace {
@@ -58,6 +59,7 @@ void print(const char* what, const Figure& f, std::size_t bytes) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  respool::bench::begin("bench_protobuf_decode", std::chrono::minutes(10));
   double seconds = argc > 1 ? std::stod(argv[1]) : 2.0;
   const std::string dir = RESPOOL_SOURCE_DIR "/test/protobuf/bodies/";
   std::string body = read_file(dir + "pod-running.pb");
@@ -84,5 +86,7 @@ int main(int argc, char** argv) {
   std::printf("pod body: %zu bytes protobuf, %zu bytes JSON\n", body.size(), json.size());
   print("protobuf -> JSON object:", decode, body.size());
   print("JSON text -> JSON object:", parse, json.size());
-  return sink == 0 ? 1 : 0;
+  if (sink == 0) respool::bench::die("nothing was decoded");
+  respool::bench::completed();
+  return 0;
 }

@@ -4,7 +4,7 @@
 // the median of 5 runs for 1, 2 and 8 workers, with the per-reconcile log line off (level
 // warn) and on (level info, JSON; run with 2>/dev/null so the terminal does not set the pace).
 //
-//   build/bench/bench_reconcile_noop 2>/dev/null
+//   build/bench/bench_reconcile_noop [ROUNDS=20 [RUNS=5]] 2>/dev/null
 
 #include <algorithm>
 #include <atomic>
@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/harness.hpp"
 #include "operator/runtime/controller.hpp"
 #include "operator/runtime/log.hpp"
 #include "operator/runtime/metrics.hpp"
@@ -25,8 +26,8 @@ namespace {
 using namespace respool::runtime;
 
 constexpr int kKeys = 10'000;
-constexpr int kRounds = 20;
-constexpr int kRuns = 5;
+int rounds = 20;  // from the command line
+int runs = 5;
 
 double run(int workers) {
   Registry registry;
@@ -55,7 +56,7 @@ double run(int workers) {
     keys.push_back("pool-" + std::to_string(i));
   controller.start();
   const auto start = std::chrono::steady_clock::now();
-  for (int round = 0; round < kRounds; ++round) {
+  for (int round = 0; round < rounds; ++round) {
     // The next round starts once this one is through, so that no add is deduplicated away.
     for (const auto& key : keys)
       controller.enqueue(key);
@@ -64,16 +65,16 @@ double run(int workers) {
   }
   const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
   controller.stop();
-  return static_cast<double>(kKeys) * kRounds / elapsed.count();
+  return static_cast<double>(kKeys) * rounds / elapsed.count();
 }
 
 void report(const char* label, int workers) {
   std::vector<double> rates;
-  for (int i = 0; i < kRuns; ++i)
+  for (int i = 0; i < runs; ++i)
     rates.push_back(run(workers));
   std::vector<double> sorted = rates;
   std::sort(sorted.begin(), sorted.end());
-  std::printf("  %-22s %d workers %10.0f reconciles/s   (runs:", label, workers, sorted[kRuns / 2]);
+  std::printf("  %-22s %d workers %10.0f reconciles/s   (runs:", label, workers, sorted[runs / 2]);
   for (double r : rates)
     std::printf(" %.0f", r);
   std::printf(")\n");
@@ -82,15 +83,22 @@ void report(const char* label, int workers) {
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  respool::bench::begin("bench_reconcile_noop", std::chrono::minutes(20));
+  if (argc > 1) rounds = std::atoi(argv[1]);
+  if (argc > 2) runs = std::atoi(argv[2]);
+  if (rounds < 1 || runs < 1) respool::bench::die("ROUNDS and RUNS: at least 1");
   std::printf(
       "no-op reconciles: %d keys x %d rounds per run, median of %d runs, %u hardware threads\n",
-      kKeys, kRounds, kRuns, std::thread::hardware_concurrency());
+      kKeys, rounds, runs, std::thread::hardware_concurrency());
   log::configure(log::Format::Json, log::Level::Warn);
+  respool::bench::phase("log off");
   for (int w : {1, 2, 8})
     report("log off (level warn)", w);
+  respool::bench::phase("log on");
   log::configure(log::Format::Json, log::Level::Info);
   for (int w : {1, 2, 8})
     report("log on (level info)", w);
+  respool::bench::completed();
   return 0;
 }

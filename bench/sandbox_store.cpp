@@ -12,6 +12,7 @@
 #include <fstream>
 #include <string>
 
+#include "bench/harness.hpp"
 #include "operator/runtime/clock.hpp"
 #include "sandbox/apiserver/engine.hpp"
 
@@ -69,6 +70,7 @@ Json running_status() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  respool::bench::begin("bench_sandbox_store", std::chrono::minutes(30));
   const std::size_t pods = argc > 1 ? std::stoul(argv[1]) : 150'000;
   runtime::ManualClock clock;
   sandbox::Engine engine(clock, 10'000);
@@ -113,5 +115,6 @@ int main(int argc, char** argv) {
   std::printf("pods stored: %zu in %.1f s (%.0f/s)\n", pods, seconds, pods / seconds);
   std::printf("store RSS: %.1f MiB, %.1f KiB per pod (after malloc_trim)\n", used / 1024.0,
               static_cast<double>(used) / static_cast<double>(pods));
+  respool::bench::completed();
   return 0;
 }

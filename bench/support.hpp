@@ -1,19 +1,23 @@
 #pragma once
-// What the benchmarks that run the whole operator against the sandbox share: failing loudly,
-// the source tree's files, medians, the sandbox with respool's API installed and a client
-// counted apart from the operator, the operator started in-process, and the operator's writes
+// What the benchmarks that run the whole operator against the sandbox share (beside
+// harness.hpp's failing, time limit and medians): the sandbox with respool's whole API (every
+// CRD of crds/) and a client counted apart from the operator, the operator started in-process
+// (a benchmark fails at once with the manager's reason when it stops), and the operator's writes
 // as the sandbox counted them. Not a program (bench/*.cpp are).
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "bench/harness.hpp"
 #include "operator/kube/client.hpp"
 #include "operator/kube/yaml.hpp"
 #include "operator/runtime/manager.hpp"
@@ -23,30 +27,6 @@
 namespace respool::bench {
 
 using kube::Json;
-using Steady = std::chrono::steady_clock;
-
-inline const char* program = "bench";
-
-[[noreturn]] inline void die(const std::string& what) {
-  std::fprintf(stderr, "%s: %s\n", program, what.c_str());
-  std::exit(1);
-}
-
-template <class T>
-T must(std::expected<T, kube::Error> r, const char* what) {
-  if (!r) die(std::string(what) + ": " + r.error().describe());
-  return std::move(*r);
-}
-
-inline std::string source(const char* relative) {
-  return std::string(RESPOOL_SOURCE_DIR) + "/" + relative;
-}
-
-inline double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
-}
-
 // Waits until the operator has written nothing for `quiet` (its last status and events).
 inline void settle(sandbox::RequestCounts& counts, std::chrono::milliseconds quiet) {
   auto before = counts.writes("respool");
@@ -87,15 +67,33 @@ inline WriteSummary summarize_writes(sandbox::RequestCounts& counts) {
   return out;
 }
 
-// A sandbox with `nodes_yaml`, respool's CRDs and namespace, and a client whose requests are
-// counted apart from the operator's; then the operator on the same clock.
+// Every CustomResourceDefinition of crds/, in name order: the whole API the operator watches.
+inline std::vector<std::string> crd_files() {
+  std::vector<std::string> out;
+  for (const auto& entry : std::filesystem::directory_iterator(source("crds"))) {
+    if (entry.path().extension() == ".yaml") out.push_back(entry.path().string());
+  }
+  std::sort(out.begin(), out.end());
+  if (out.empty()) die("no CRDs in " + source("crds"));
+  return out;
+}
+
+struct BenchOptions {
+  std::string nodes_yaml;  // the simulator's nodes
+  std::size_t nodes = 0;   // how many must have registered before the benchmark goes on
+  runtime::ScaledClock* clock = nullptr;  // nullptr: the real clock
+  std::string catalog = source("config/catalog.yaml");
+};
+
+// A sandbox with the options' nodes, respool's CRDs and namespace, and a client whose requests
+// are counted apart from the operator's; then the operator on the same clock.
 class Bench {
  public:
-  Bench(const std::string& nodes_yaml, runtime::ScaledClock& clock, std::size_t nodes)
-      : clock_(clock) {
+  explicit Bench(BenchOptions options) : options_(std::move(options)) {
+    phase("starting the sandbox");
     sandbox::SandboxOptions so;
-    so.clock = &clock;
-    so.nodes_yaml = nodes_yaml;
+    so.clock = options_.clock;
+    so.nodes_yaml = options_.nodes_yaml;
     auto sb = sandbox::Sandbox::start(so);
     if (!sb) die(sb.error());
     sandbox_ = std::move(*sb);
@@ -104,9 +102,9 @@ class Bench {
     auto client = kube::Client::create(sandbox_->cluster_config(), bench_client);
     if (!client) die(client.error().describe());
     client_ = std::move(*client);
-    for (const char* crd :
-         {"crds/networks.yaml", "crds/resourcepools.yaml", "crds/nodeoperations.yaml"}) {
-      auto json = kube::yaml_file_to_json(source(crd));
+    phase("installing the CRDs of crds/");
+    for (const auto& crd : crd_files()) {
+      auto json = kube::yaml_file_to_json(crd);
       if (!json) die(json.error());
       must(client_->create(kube::resources::customresourcedefinitions, "", *json), "create CRD");
     }
@@ -115,36 +113,60 @@ class Bench {
                               {"kind", "Namespace"},
                               {"metadata", {{"name", "respool-system"}}}}),
          "create namespace");
-    while (must(client_->list(kube::resources::nodes, ""), "list nodes")["items"].size() < nodes)
+    phase("waiting for " + std::to_string(options_.nodes) + " nodes to register");
+    const auto registering = Steady::now();
+    while (must(client_->list(kube::resources::nodes, ""), "list nodes")["items"].size() <
+           options_.nodes)
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    registered_s_ = std::chrono::duration<double>(Steady::now() - registering).count();
   }
+  // Kept for the benchmarks that pass nodes and a simulated clock.
+  Bench(const std::string& nodes_yaml, runtime::ScaledClock& clock, std::size_t nodes)
+      : Bench(BenchOptions{nodes_yaml, nodes, &clock}) {}
   ~Bench() {
-    if (manager_) {
-      manager_->stop();
-      runner_.join();
-    }
+    stop_operator();
     sandbox_->stop();
   }
 
+  // The operator in-process with the benchmark's catalog; when its manager returns without
+  // being asked to (caches never synced, a lost lease), the benchmark ends at once with the
+  // manager's reason.
   void start_operator() {
+    phase("starting the operator");
     runtime::ManagerOptions mo;
     mo.cluster = sandbox_->cluster_config();
-    mo.clock = &clock_;
-    mo.client.qps = 0;
+    mo.clock = options_.clock;
+    mo.client.qps = 0;  // as a loop without a limiter: the server sets the pace
+    mo.install_crd_hint = "bench/support.hpp installs every CRD of crds/";
     auto manager = runtime::Manager::create(mo);
     if (!manager) die(manager.error().describe());
     manager_ = std::move(*manager);
     reconcilers::Options ro;
-    ro.catalog_file = source("config/catalog.yaml");
+    ro.catalog_file = options_.catalog;
     ro.operator_namespace = "respool-system";
     auto op = reconcilers::setup(*manager_, ro);
     if (!op) die(op.error());
     operator_ = std::move(*op);
-    runner_ = std::thread([this] { manager_->run(); });
+    stopping_ = false;
+    runner_ = std::thread([this] {
+      const int code = manager_->run();
+      if (!stopping_)
+        die("the operator stopped (exit " + std::to_string(code) + "): " + manager_->failure());
+    });
+  }
+  void stop_operator() {
+    if (!manager_) return;
+    stopping_ = true;
+    manager_->stop();
+    runner_.join();
+    operator_.reset();
+    manager_.reset();
   }
 
   kube::Client& client() { return *client_; }
+  sandbox::Sandbox& sandbox() { return *sandbox_; }
   sandbox::RequestCounts& counts() { return sandbox_->api_server().request_counts(); }
+  double registered_s() const { return registered_s_; }
 
   std::string phase_of(const kube::Resource& r, const std::string& name) {
     auto o = client_->get(r, "", name);
@@ -152,6 +174,7 @@ class Bench {
   }
   void wait_for_phase(const kube::Resource& r, const std::string& name, const std::string& phase,
                       std::chrono::minutes limit = std::chrono::minutes(3)) {
+    bench::phase("waiting for " + r.kind + " " + name + " to reach " + phase);
     const auto deadline = Steady::now() + limit;
     while (phase_of(r, name) != phase) {
       if (Steady::now() > deadline) die(name + " never reached " + phase);
@@ -160,12 +183,14 @@ class Bench {
   }
 
  private:
-  runtime::ScaledClock& clock_;
+  BenchOptions options_;
   std::unique_ptr<sandbox::Sandbox> sandbox_;
   std::unique_ptr<kube::Client> client_;
   std::unique_ptr<runtime::Manager> manager_;
   std::unique_ptr<reconcilers::Operator> operator_;
+  std::atomic<bool> stopping_{false};
   std::thread runner_;
+  double registered_s_ = 0;
 };
 
 }  // namespace respool::bench

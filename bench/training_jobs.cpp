@@ -94,7 +94,7 @@ std::size_t running_pods(kube::Client& c) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  program = "bench_training_jobs";
+  begin("bench_training_jobs", std::chrono::minutes(40));
   const int jobs = argc > 1 ? std::atoi(argv[1]) : 100;
   const int sim_minutes = argc > 2 ? std::atoi(argv[2]) : 90;
   const int rounds = argc > 3 ? std::atoi(argv[3]) : 5;
@@ -122,12 +122,14 @@ int main(int argc, char** argv) {
                   job("h-" + std::to_string(j), "cpu", 8, false,
                       {{"fault-tolerance/hang-retry", "true"}})),
          "create job");
+  phase("hang checks: starting " + std::to_string(jobs * 8) + " workers");
   const auto start_deadline = Steady::now() + std::chrono::minutes(5);
   while (running_pods(c) < std::size_t(jobs) * 8) {
     if (Steady::now() > start_deadline) die("the workers did not all start");
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
   }
   // A first window passes (the first checks are due 30 minutes after the workers' first lines).
+  phase("hang checks: simulated minutes passing");
   clock.sleep_for(std::chrono::minutes(31));
   b.counts().reset();
   const auto sim_start = clock.now();
@@ -155,6 +157,7 @@ int main(int argc, char** argv) {
   std::vector<double> real_s, sim_s;
   for (int r = 0; r < rounds; ++r) {
     const std::string run = std::to_string(r), next = std::to_string(r + 1);
+    phase("recovery round " + std::to_string(r + 1));
     const auto wait_deadline = Steady::now() + std::chrono::minutes(3);
     while (running(c, "llm", run).size() < 8) {
       if (Steady::now() > wait_deadline) die("run " + run + " never ran 8 workers");
@@ -184,5 +187,6 @@ int main(int argc, char** argv) {
       "median of %d: %.2f s from NotReady to the job running again (%.0f simulated s, "
       "time scale 60)\n",
       rounds, median(real_s), median(sim_s));
+  completed();
   return 0;
 }

@@ -15,6 +15,7 @@
 
 #include "operator/kube/client.hpp"
 #include "operator/kube/decode.hpp"
+#include "operator/runtime/cache_sync.hpp"
 #include "operator/runtime/clock.hpp"
 #include "operator/runtime/log.hpp"
 #include "operator/runtime/store.hpp"
@@ -29,6 +30,9 @@ class InformerBase {
   virtual void stop() = 0;
   virtual bool has_synced() const = 0;
   virtual const std::string& name() const = 0;
+  virtual const kube::Resource& resource() const = 0;
+  // The last list or watch that failed, until a list succeeds: why the cache has not synced.
+  virtual std::optional<SyncFailure> last_failure() const = 0;
 };
 
 struct InformerOptions {
@@ -74,6 +78,11 @@ class Informer final : public InformerBase {
   Store<T>& store() { return store_; }
   const Store<T>& store() const { return store_; }
   const std::string& name() const override { return name_; }
+  const kube::Resource& resource() const override { return options_.resource; }
+  std::optional<SyncFailure> last_failure() const override {
+    std::lock_guard lock(mu_);
+    return failure_;
+  }
 
   // Handlers are added before start(); they run on the informer's thread, in event order.
   void add_handlers(Handlers h) { handlers_.push_back(std::move(h)); }
@@ -125,7 +134,7 @@ class Informer final : public InformerBase {
         if (!listed) {
           log::warn("informer", "list failed",
                     {{"resource", name_}, {"error", listed.error().describe()}});
-          count_error();
+          count_error("list", listed.error());
           if (!backoff(failures++)) return;
           continue;
         }
@@ -138,7 +147,6 @@ class Informer final : public InformerBase {
         continue;
       }
       if (outcome == WatchOutcome::Failed) {
-        count_error();
         if (!backoff(failures++)) return;
         continue;
       }
@@ -151,9 +159,10 @@ class Informer final : public InformerBase {
     return stopping_;
   }
 
-  void count_error() {
+  void count_error(std::string verb, const kube::Error& error) {
     std::lock_guard lock(mu_);
     ++stats_.errors;
+    failure_ = SyncFailure{std::move(verb), error};
   }
 
   // Waits before the next attempt; false when stopping.
@@ -214,6 +223,7 @@ class Informer final : public InformerBase {
       std::lock_guard lock(mu_);
       last_rv_ = rv;
       ++stats_.lists;
+      failure_.reset();
       synced_ = true;
     }
     cv_.notify_all();
@@ -239,6 +249,7 @@ class Informer final : public InformerBase {
       if (stream.error().is(kube::Error::Kind::Gone)) return WatchOutcome::Gone;
       log::warn("informer", "watch failed",
                 {{"resource", name_}, {"error", stream.error().describe()}});
+      count_error("watch", stream.error());
       return WatchOutcome::Failed;
     }
     {
@@ -255,6 +266,7 @@ class Informer final : public InformerBase {
         if (!line.error().is(kube::Error::Kind::Cancelled)) {
           log::info("informer", "watch interrupted",
                     {{"resource", name_}, {"error", line.error().describe()}});
+          count_error("watch", line.error());
           outcome = WatchOutcome::Failed;
         }
         break;
@@ -264,6 +276,7 @@ class Informer final : public InformerBase {
       if (!event) {
         log::warn("informer", "undecodable watch event",
                   {{"resource", name_}, {"error", event.error().describe()}});
+        count_error("watch", event.error());
         outcome = WatchOutcome::Failed;
         break;
       }
@@ -273,6 +286,7 @@ class Informer final : public InformerBase {
         } else {
           log::warn("informer", "watch error event",
                     {{"resource", name_}, {"error", event->error->describe()}});
+          count_error("watch", *event->error);
           outcome = WatchOutcome::Failed;
         }
         break;
@@ -335,6 +349,7 @@ class Informer final : public InformerBase {
   std::atomic<bool> synced_{false};
   std::string last_rv_;
   InformerStats stats_;
+  std::optional<SyncFailure> failure_;
   std::unique_ptr<kube::WatchStream> watch_;
   std::mt19937 rng_{std::random_device{}()};
   std::thread thread_;

@@ -4,6 +4,7 @@
 
 #include <random>
 
+#include "operator/runtime/cache_sync.hpp"
 #include "operator/runtime/log.hpp"
 
 namespace respool::runtime {
@@ -106,27 +107,69 @@ void Manager::start_controllers() {
     c->start();
 }
 
+std::vector<std::string> Manager::unsynced_caches() const {
+  SyncHints hints{options_.cluster.server, options_.install_crd_hint};
+  std::vector<std::string> out;
+  for (const auto& i : informers_) {
+    if (!i->has_synced()) out.push_back(explain_unsynced(i->resource(), i->last_failure(), hints));
+  }
+  return out;
+}
+
+std::string Manager::failure() const {
+  std::lock_guard lock(mu_);
+  return failure_;
+}
+
+namespace {
+
+std::string joined(const std::vector<std::string>& reasons) {
+  std::string out;
+  for (const auto& r : reasons)
+    out += (out.empty() ? "" : "; ") + r;
+  return out;
+}
+
+}  // namespace
+
+bool Manager::wait_for_caches() {
+  // Every cache before anything reconciles (controller-runtime's WaitForCacheSync); the ones
+  // still missing are logged with their reasons every report period, not only at the timeout.
+  const TimePoint deadline = clock_->now() + options_.cache_sync_timeout;
+  TimePoint next_report = clock_->now() + options_.cache_sync_report_period;
+  std::unique_lock lock(mu_);
+  while (!stop_requested_) {
+    lock.unlock();
+    std::vector<std::string> missing = unsynced_caches();
+    lock.lock();
+    if (missing.empty()) return true;
+    const TimePoint now = clock_->now();
+    if (now >= deadline) {
+      for (const auto& reason : missing)
+        log::error("manager", "cache did not sync", {{"reason", reason}});
+      const auto seconds =
+          std::chrono::duration_cast<std::chrono::seconds>(options_.cache_sync_timeout).count();
+      failure_ = "caches did not sync within " + std::to_string(seconds) +
+                 "s (--cache-sync-timeout): " + joined(missing);
+      log::error("manager", "caches did not sync in time", {{"reason", failure_}});
+      return false;
+    }
+    if (now >= next_report) {
+      log::warn("manager", "waiting for caches to sync", {{"missing", missing}});
+      next_report = now + options_.cache_sync_report_period;
+    }
+    clock_->wait_for(cv_, lock, std::chrono::milliseconds(50), [this] { return stop_requested_; });
+  }
+  return false;
+}
+
 int Manager::run() {
   events_->start();
   for (auto& i : informers_)
     i->start();
-  // Wait for every cache before reconciling anything (controller-runtime's WaitForCacheSync).
-  const TimePoint deadline = clock_->now() + options_.cache_sync_timeout;
-  {
-    std::unique_lock lock(mu_);
-    while (!stop_requested_) {
-      bool all = true;
-      for (auto& i : informers_)
-        all = all && i->has_synced();
-      if (all) break;
-      if (clock_->now() >= deadline) {
-        log::error("manager", "caches did not sync in time");
-        return 1;
-      }
-      clock_->wait_for(cv_, lock, std::chrono::milliseconds(50),
-                       [this] { return stop_requested_; });
-    }
-    if (stop_requested_) return 0;
+  if (!wait_for_caches()) {
+    std::lock_guard lock(mu_);
+    return stop_requested_ && failure_.empty() ? 0 : 1;
   }
   synced_ = true;
   log::info("manager", "caches synced", {{"informers", informers_.size()}});
@@ -159,7 +202,11 @@ int Manager::run() {
     callbacks.on_stopped_leading = [this, gauge] {
       gauge->set(0);
       std::lock_guard lock(mu_);
-      if (!stop_requested_) lost_ = true;
+      if (!stop_requested_) {
+        lost_ = true;
+        failure_ = "lost the leader-election lease " + options_.leader_election_namespace + "/" +
+                   options_.leader_election_id;
+      }
       cv_.notify_all();
     };
     elector_ = std::make_unique<LeaderElector>(*client_, *clock_, config, callbacks);

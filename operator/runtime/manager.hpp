@@ -35,7 +35,12 @@ struct ManagerOptions {
   Duration lease_duration = std::chrono::seconds(15);
   Duration renew_deadline = std::chrono::seconds(10);
   Duration retry_period = std::chrono::seconds(2);
-  Duration cache_sync_timeout = std::chrono::minutes(2);
+  Duration cache_sync_timeout = std::chrono::minutes(2);  // --cache-sync-timeout
+  // While caches sync, the log lists the missing ones this often.
+  Duration cache_sync_report_period = std::chrono::seconds(5);
+  // How a CustomResourceDefinition the API server does not serve is installed, for the reasons
+  // the manager gives (e.g. "install it with kubectl apply -f crds/").
+  std::string install_crd_hint;
 };
 
 class Manager {
@@ -76,11 +81,17 @@ class Manager {
 
   // /readyz: caches synced and leadership known (led, or another leader seen).
   bool caches_synced() const;
+  // Each cache that has not synced and why (explain_unsynced), in registration order.
+  std::vector<std::string> unsynced_caches() const;
+  // Why run() returned non-zero ("" while it runs or after a clean stop).
+  std::string failure() const;
   bool leadership_known() const;
   bool is_leader() const;
 
  private:
   void start_controllers();
+  // Waits until every cache has synced: false on a stop or at the sync timeout.
+  bool wait_for_caches();
 
   std::unique_ptr<RealClock> own_clock_;
   Clock* clock_ = nullptr;
@@ -95,11 +106,12 @@ class Manager {
   ManagerOptions options_;
   std::string identity_;
 
-  std::mutex mu_;
+  mutable std::mutex mu_;
   std::condition_variable cv_;
   bool stop_requested_ = false;
   bool lost_ = false;
   bool leading_ = false;
+  std::string failure_;
   std::atomic<bool> synced_{false};
 };
 
