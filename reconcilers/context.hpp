@@ -2,8 +2,10 @@
 // What every respool controller shares: the API client, the caches, the catalog, the clock,
 // the event recorder, the audit stream and the domain metrics.
 
+#include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "operator/kube/client.hpp"
 #include "operator/kube/selector.hpp"
@@ -17,6 +19,7 @@
 #include "reconcilers/free_node_index.hpp"
 #include "reconcilers/node_view_cache.hpp"
 #include "reconcilers/pool_locks.hpp"
+#include "reconcilers/reconcile_error.hpp"
 
 namespace respool::reconcilers {
 
@@ -35,7 +38,8 @@ struct Caches {
   runtime::Informer<kube::Pod>* pods = nullptr;
   runtime::Informer<kube::Unstructured>* plugins = nullptr;     // DaemonSets respool installed
   runtime::Informer<kube::Unstructured>* operations = nullptr;  // NodeOperations
-  runtime::Informer<kube::Unstructured>* reset_jobs = nullptr;  // Jobs respool runs on nodes
+  // Jobs respool runs on nodes (the NodeOperation controller's own).
+  runtime::Informer<kube::Unstructured>* reset_jobs = nullptr;
   // Every Job; whole only for training jobs (fault-tolerance/* annotations), else metadata.
   runtime::Informer<kube::Unstructured>* training_jobs = nullptr;
 };
@@ -53,6 +57,8 @@ struct Context {
   Caches caches;
   std::string operator_namespace;
   kube::LabelSelector job_selector;
+  // Run after the catalog changed: each controller re-enqueues what it may now decide anew.
+  std::vector<std::function<void()>> on_catalog_change;
 };
 
 // The ObjectReference of a cluster-scoped respool object, for events.
@@ -65,12 +71,6 @@ runtime::ObjectReference reference_to(const kube::Unstructured& object);
 runtime::Reconciler reporting_failures(const Context& ctx,
                                        const runtime::Informer<kube::Unstructured>& cache,
                                        runtime::Reconciler reconcile);
-
-// A write lost to a concurrent change (409) or to the object's going (404): the next round,
-// from a newer cache, decides again.
-inline bool lost_race(const kube::Error& e) {
-  return e.is(kube::Error::Kind::Conflict) || e.is(kube::Error::Kind::NotFound);
-}
 
 // Writes one audit record: a JSON line on the audit stream.
 void write_audit(const std::string& line);

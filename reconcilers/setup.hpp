@@ -1,23 +1,16 @@
 #pragma once
-// Wires respool's controllers into a Manager: the informers they share, the Network and
-// ResourcePool controllers, the catalog they read, and the domain metrics.
+// Wires respool's controllers into a Manager: what they share (the catalog they read, the
+// caches more than one reads, the domain metrics) and each controller's own registration
+// (controller_setup.hpp).
 
 #include <expected>
-#include <filesystem>
 #include <memory>
 #include <string>
 
 #include "operator/runtime/manager.hpp"
+#include "reconcilers/options.hpp"
 
 namespace respool::reconcilers {
-
-struct Options {
-  std::filesystem::path catalog_file;  // --catalog
-  std::string operator_namespace;      // where plug-ins without a namespace go
-  std::string job_selector;            // label selector of pods that count as jobs ("" = all)
-  int workers = 2;                     // per controller
-  bool training_jobs = true;           // the training-job controller (--training-jobs)
-};
 
 // Owns what the controllers share; lives as long as the manager runs.
 class Operator {

@@ -2,144 +2,124 @@
 
 #include <algorithm>
 
-#include "operator/runtime/log.hpp"
+#include "reconcilers/finalizer.hpp"
 #include "reconcilers/policy/audit.hpp"
 #include "reconcilers/policy/keys.hpp"
-#include "reconcilers/policy/network.hpp"
 
 namespace respool::reconcilers {
 
-namespace {
+using runtime::ReconcileResult;
 
-bool has_finalizer(const kube::Unstructured& o, std::string_view f) {
-  return std::find(o.meta.finalizers.begin(), o.meta.finalizers.end(), f) !=
-         o.meta.finalizers.end();
-}
-
-// The finalizer list with `f` added or removed, guarded by the observed resourceVersion.
-kube::Json finalizer_patch(const kube::Unstructured& o, std::string_view f, bool present) {
-  kube::Json list = kube::Json::array();
-  for (const auto& existing : o.meta.finalizers) {
-    if (existing != f) list.push_back(existing);
-  }
-  if (present) list.push_back(f);
-  return {{"metadata", {{"finalizers", list}, {"resourceVersion", o.meta.resource_version}}}};
-}
-
-}  // namespace
-
-std::expected<runtime::ReconcileResult, std::string> NetworkReconciler::reconcile(
-    const std::string& name) {
-  auto object = ctx_.caches.networks->store().get(name);
-  if (!object) return runtime::ReconcileResult::done();  // gone: nothing to keep
-  const auto& network = *object;
-  const bool deleting = network.meta.deletion_timestamp.has_value();
-  const auto now = ctx_.clock->now();
-  auto& client = *ctx_.client;
-  const auto& res = kube::resources::networks;
-
+Outcome<ReconcileResult> NetworkReconciler::reconcile(const std::string& name) {
+  auto network = ctx_.caches.networks->store().get(name);
+  if (!network) return ReconcileResult::done();  // gone: nothing to keep
   // W5: the finalizer keeps the network while pools use it.
-  if (!deleting && !has_finalizer(network, policy::kNetworkFinalizer)) {
-    auto r = client.patch(res, "", name, kube::PatchType::Merge,
-                          finalizer_patch(network, policy::kNetworkFinalizer, true));
-    if (!r && !r.error().is(kube::Error::Kind::Conflict) &&
-        !r.error().is(kube::Error::Kind::NotFound)) {
-      return std::unexpected("adding the finalizer: " + r.error().describe());
-    }
-    return runtime::ReconcileResult::done();  // the update event brings us back
+  if (!network->meta.deletion_timestamp) {
+    auto added = set_finalizer(*ctx_.client, kube::resources::networks, *network,
+                               policy::kNetworkFinalizer, true);
+    if (!added) return std::unexpected(added.error());
+    if (*added != FinalizerWrite::Unchanged) return ReconcileResult::done();  // its event returns
   }
+  const Observation o = observe(std::move(network));
+  auto decision = decide(o);
+  if (!decision) return ReconcileResult::done();
+  if (o.network->meta.deletion_timestamp) {
+    if (auto released = release(o)) return *released;
+  }
+  return report(o, *decision);
+}
 
-  // Verdicts for every network at once (W1–W4).
-  std::vector<policy::NetworkView> views;
-  for (const auto& n : ctx_.caches.networks->store().list()) {
-    views.push_back(policy::network_view_from_json(n->object));
-  }
-  std::sort(views.begin(), views.end(),
+NetworkReconciler::Observation NetworkReconciler::observe(
+    std::shared_ptr<const kube::Unstructured> network) const {
+  Observation o{std::move(network), {}, {}, ctx_.clock->now()};
+  for (const auto& n : ctx_.caches.networks->store().list())
+    o.views.push_back(policy::network_view_from_json(n->object));
+  std::sort(o.views.begin(), o.views.end(),
             [](const auto& a, const auto& b) { return a.name < b.name; });
-  auto catalog = ctx_.catalog->get();
-  auto verdicts = policy::decide_networks(views, catalog->network_presets);
+  const std::string& name = o.network->meta.name;
+  std::vector<std::pair<std::string, std::string>> pool_networks;
+  for (const auto& p : ctx_.caches.pools->store().by_index(kByNetwork, name))
+    pool_networks.emplace_back(p->meta.name, name);
+  o.used_by = policy::pools_using(name, pool_networks);
+  return o;
+}
+
+std::optional<NetworkReconciler::Decision> NetworkReconciler::decide(const Observation& o) const {
+  // Verdicts for every network at once (W1–W4).
+  auto verdicts = policy::decide_networks(o.views, ctx_.catalog->get()->network_presets);
+  const std::string& name = o.network->meta.name;
   auto view =
-      std::find_if(views.begin(), views.end(), [&](const auto& v) { return v.name == name; });
+      std::find_if(o.views.begin(), o.views.end(), [&](const auto& v) { return v.name == name; });
   auto verdict =
       std::find_if(verdicts.begin(), verdicts.end(), [&](const auto& v) { return v.name == name; });
-  if (view == views.end() || verdict == verdicts.end()) return runtime::ReconcileResult::done();
+  if (view == o.views.end() || verdict == verdicts.end()) return std::nullopt;
+  return Decision{*view, *verdict};
+}
 
-  std::vector<std::pair<std::string, std::string>> pool_networks;
-  for (const auto& p : ctx_.caches.pools->store().by_index(kByNetwork, name)) {
-    pool_networks.emplace_back(p->meta.name, name);
-  }
-  auto used_by = policy::pools_using(name, pool_networks);
-
-  const kube::Json current_status = network.object.value("status", kube::Json::object());
-  std::optional<std::int64_t> observed;
-  if (current_status.contains("observedGeneration"))
-    observed = current_status["observedGeneration"].get<std::int64_t>();
-
-  if (deleting) {
-    auto deletion = policy::network_deletion(name, used_by);
-    if (deletion.release) {
-      if (has_finalizer(network, policy::kNetworkFinalizer)) {
-        auto r = client.patch(res, "", name, kube::PatchType::Merge,
-                              finalizer_patch(network, policy::kNetworkFinalizer, false));
-        if (!r && !r.error().is(kube::Error::Kind::NotFound)) {
-          if (r.error().is(kube::Error::Kind::Conflict)) return runtime::ReconcileResult{true, {}};
-          return std::unexpected("removing the finalizer: " + r.error().describe());
-        }
-        policy::AuditRecord audit{policy::AuditOperation::DeleteNetworksV1,
-                                  name,
-                                  std::nullopt,
-                                  std::nullopt,
-                                  now,
-                                  policy::AuditResult::Success,
-                                  "network released"};
-        write_audit(policy::audit_line(audit));
-        ctx_.events->event(reference_to(network), runtime::EventType::Normal, "DeleteNetworksV1",
-                           "Delete", "Network deleted: no pool uses it.");
-      }
-      return runtime::ReconcileResult::done();
-    }
+std::optional<Outcome<ReconcileResult>> NetworkReconciler::release(const Observation& o) {
+  const auto& network = *o.network;
+  auto deletion = policy::network_deletion(network.meta.name, o.used_by);
+  if (!deletion.release) {
     ctx_.events->event(reference_to(network), runtime::EventType::Warning, "InUse", "Delete",
                        deletion.message);
+    return std::nullopt;
   }
+  auto removed = set_finalizer(*ctx_.client, kube::resources::networks, network,
+                               policy::kNetworkFinalizer, false);
+  if (!removed) return std::unexpected(removed.error());
+  if (*removed == FinalizerWrite::Conflict) return ReconcileResult{true, {}};
+  if (*removed == FinalizerWrite::Unchanged) return ReconcileResult::done();
+  write_audit(
+      policy::audit_line({policy::AuditOperation::DeleteNetworksV1, network.meta.name, std::nullopt,
+                          std::nullopt, o.now, policy::AuditResult::Success, "network released"}));
+  ctx_.events->event(reference_to(network), runtime::EventType::Normal, "DeleteNetworksV1",
+                     "Delete", "Network deleted: no pool uses it.");
+  return ReconcileResult::done();
+}
 
-  auto previous =
-      policy::conditions_from_json(current_status.value("conditions", kube::Json::array()));
-  auto status = policy::network_status(*view, *verdict, used_by, previous, now);
+Outcome<ReconcileResult> NetworkReconciler::report(const Observation& o, const Decision& d) {
+  const auto& network = *o.network;
+  const kube::Json current = network.object.value("status", kube::Json::object());
+  auto previous = policy::conditions_from_json(current.value("conditions", kube::Json::array()));
+  auto status = policy::network_status(d.view, d.verdict, o.used_by, previous, o.now);
   kube::Json next = policy::to_json(status);
-  if (next != current_status) {
-    kube::Json updated = network.object;
-    updated["status"] = next;
-    auto r = client.update_status(res, "", updated);
-    if (!r) {
-      if (r.error().is(kube::Error::Kind::Conflict) || r.error().is(kube::Error::Kind::NotFound)) {
-        return runtime::ReconcileResult{true, {}};
-      }
-      return std::unexpected("writing the status: " + r.error().describe());
-    }
-    // Events for a Ready condition that changed.
-    const auto* was = policy::find_condition(previous, "Ready");
-    const auto* is = policy::find_condition(status.conditions, "Ready");
-    if (is && (!was || was->status != is->status || was->reason != is->reason)) {
-      ctx_.events->event(
-          reference_to(network),
-          is->status == "True" ? runtime::EventType::Normal : runtime::EventType::Warning,
-          is->reason, "Reconcile", is->message);
-    }
-    // A1: a create or update, once its status says we saw it.
-    if (auto op = policy::audited_change(policy::AuditedKind::Network, observed,
-                                         network.meta.generation, false, false)) {
-      policy::AuditRecord audit{
-          *op,
-          name,
-          std::nullopt,
-          std::nullopt,
-          now,
-          verdict->ready ? policy::AuditResult::Success : policy::AuditResult::Failure,
-          verdict->ready ? "network ready" : verdict->message};
-      write_audit(policy::audit_line(audit));
-    }
+  if (next == current) return ReconcileResult::done();
+  kube::Json updated = network.object;
+  updated["status"] = next;
+  auto r = ctx_.client->update_status(kube::resources::networks, "", updated);
+  if (!r) {
+    if (lost_race(r.error())) return ReconcileResult{true, {}};
+    return failed("writing the status of Network " + network.meta.name, r.error());
   }
-  return runtime::ReconcileResult::done();
+  report_change(o, d, previous, status);
+  return ReconcileResult::done();
+}
+
+void NetworkReconciler::report_change(const Observation& o, const Decision& d,
+                                      const std::vector<policy::Condition>& previous,
+                                      const policy::NetworkStatus& status) {
+  const auto& network = *o.network;
+  // Events for a Ready condition that changed.
+  const auto* was = policy::find_condition(previous, "Ready");
+  const auto* is = policy::find_condition(status.conditions, "Ready");
+  if (is && (!was || was->status != is->status || was->reason != is->reason)) {
+    ctx_.events->event(
+        reference_to(network),
+        is->status == "True" ? runtime::EventType::Normal : runtime::EventType::Warning, is->reason,
+        "Reconcile", is->message);
+  }
+  // A1: a create or update, once its status says we saw it.
+  const kube::Json current = network.object.value("status", kube::Json::object());
+  std::optional<std::int64_t> observed;
+  if (current.contains("observedGeneration"))
+    observed = current["observedGeneration"].get<std::int64_t>();
+  if (auto op = policy::audited_change(policy::AuditedKind::Network, observed,
+                                       network.meta.generation, false, false)) {
+    write_audit(policy::audit_line(
+        {*op, network.meta.name, std::nullopt, std::nullopt, o.now,
+         d.verdict.ready ? policy::AuditResult::Success : policy::AuditResult::Failure,
+         d.verdict.ready ? "network ready" : d.verdict.message}));
+  }
 }
 
 }  // namespace respool::reconcilers

@@ -179,9 +179,8 @@ void OperationReconciler::advance(Observation& o, Operation& op, const policy::A
   }
 }
 
-std::expected<void, std::string> OperationReconciler::mark(Observation& o, Operation& op,
-                                                           const std::string& node,
-                                                           policy::NodeProgress& progress) {
+Outcome<void> OperationReconciler::mark(Observation& o, Operation& op, const std::string& node,
+                                        policy::NodeProgress& progress) {
   auto cached = ctx_.caches.nodes->store().get(node);
   if (!cached) return {};
   // The job pods this operation interrupts (N8: say so).
@@ -194,7 +193,7 @@ std::expected<void, std::string> OperationReconciler::mark(Observation& o, Opera
       policy::mark_patch(*ctx_.node_views->view(cached), op.name(), op.spec->type));
   if (!r) {
     if (lost_race(r.error())) return {};
-    return std::unexpected("marking node " + node + ": " + r.error().describe());
+    return failed("marking node " + node, r.error());
   }
   progress.message = "marked for " + std::string(policy::to_string(op.spec->type));
   for (const auto& j : jobs) {
@@ -221,9 +220,8 @@ std::expected<void, std::string> OperationReconciler::mark(Observation& o, Opera
   return {};
 }
 
-std::expected<void, std::string> OperationReconciler::drain(Operation& op, const std::string& node,
-                                                            policy::NodeProgress& progress,
-                                                            Round& round) {
+Outcome<void> OperationReconciler::drain(Operation& op, const std::string& node,
+                                         policy::NodeProgress& progress, Round& round) {
   int evicting = 0;
   std::string blocked;
   for (const auto& pod : ctx_.caches.pods->store().by_index(kByNode, node)) {
@@ -233,7 +231,7 @@ std::expected<void, std::string> OperationReconciler::drain(Operation& op, const
     auto r = ctx_.client->evict(pod->meta.namespace_.view(), pod->meta.name);
     if (r || r.error().is(kube::Error::Kind::NotFound)) continue;
     if (!r.error().is(kube::Error::Kind::TooManyRequests))
-      return std::unexpected("evicting pod " + pod->meta.key() + ": " + r.error().describe());
+      return failed("evicting pod " + pod->meta.key(), r.error());
     // A PodDisruptionBudget holds it: the node stays cordoned, and the drain is retried.
     std::string why = r.error().message;
     for (const auto& c :
@@ -250,9 +248,9 @@ std::expected<void, std::string> OperationReconciler::drain(Operation& op, const
   return {};
 }
 
-std::expected<void, std::string> OperationReconciler::claim_replacement(
-    Observation& o, Operation& op, const std::string& node, policy::NodeProgress& progress,
-    Round& round) {
+Outcome<void> OperationReconciler::claim_replacement(Observation& o, Operation& op,
+                                                     const std::string& node,
+                                                     policy::NodeProgress& progress, Round& round) {
   auto old = ctx_.caches.nodes->store().get(node);
   if (!old || !o.pool_spec) {
     progress.message = "waiting for the pool's spec to be valid";
@@ -313,7 +311,7 @@ std::expected<void, std::string> OperationReconciler::claim_replacement(
       round.busy = true;
       return {};
     }
-    return std::unexpected("claiming node " + chosen.name + ": " + r.error().describe());
+    return failed("claiming node " + chosen.name, r.error());
   }
   ctx_.expectations->expect(o.pool, chosen.name, Expectations::Kind::InPool, o.now);
   const std::string key = op.name() + "/" + node + "/ReplacementClaimed";
@@ -330,10 +328,9 @@ std::expected<void, std::string> OperationReconciler::claim_replacement(
   return {};
 }
 
-std::expected<void, std::string> OperationReconciler::retire(Observation& o, Operation& op,
-                                                             const std::string& node,
-                                                             const std::string& replacement,
-                                                             policy::NodeProgress& progress) {
+Outcome<void> OperationReconciler::retire(Observation& o, Operation& op, const std::string& node,
+                                          const std::string& replacement,
+                                          policy::NodeProgress& progress) {
   auto cached = ctx_.caches.nodes->store().get(node);
   if (!cached) return {};
   auto r =
@@ -342,7 +339,7 @@ std::expected<void, std::string> OperationReconciler::retire(Observation& o, Ope
                                               replacement, policy::format_time(o.now)));
   if (!r) {
     if (lost_race(r.error())) return {};
-    return std::unexpected("retiring node " + node + ": " + r.error().describe());
+    return failed("retiring node " + node, r.error());
   }
   remember_audit(op.name() + "/" + node + "/Retired", true);
   audit(policy::AuditOperation::deleteClusterNode, o.pool, node,
@@ -354,9 +351,9 @@ std::expected<void, std::string> OperationReconciler::retire(Observation& o, Ope
   return {};
 }
 
-std::expected<void, std::string> OperationReconciler::start_reset(Observation& o, Operation& op,
-                                                                  const std::string& node,
-                                                                  policy::NodeProgress& progress) {
+Outcome<void> OperationReconciler::start_reset(Observation& o, Operation& op,
+                                               const std::string& node,
+                                               policy::NodeProgress& progress) {
   if (o.catalog->reset_image.empty()) {
     progress.reason = "NoResetImage";
     progress.message = "the catalog names no reset image (reset.image)";
@@ -398,15 +395,14 @@ std::expected<void, std::string> OperationReconciler::start_reset(Observation& o
                                    {"securityContext", {{"privileged", true}}}}})}}}}}}}};
   auto r = ctx_.client->create(kube::resources::jobs, ctx_.operator_namespace, job);
   if (!r && !r.error().is(kube::Error::Kind::AlreadyExists))
-    return std::unexpected("creating reset Job " + name + ": " + r.error().describe());
+    return failed("creating reset Job " + name, r.error());
   progress.add_step("ResetStarted", o.now, os);
   progress.message = "the reset Job " + name + " installs " + os;
   return {};
 }
 
-std::expected<void, std::string> OperationReconciler::readmit(Observation& o,
-                                                              const std::string& node,
-                                                              policy::NodeProgress& progress) {
+Outcome<void> OperationReconciler::readmit(Observation& o, const std::string& node,
+                                           policy::NodeProgress& progress) {
   auto cached = ctx_.caches.nodes->store().get(node);
   if (!cached) return {};
   auto view = ctx_.node_views->view(cached);
@@ -424,7 +420,7 @@ std::expected<void, std::string> OperationReconciler::readmit(Observation& o,
                               policy::readmit_patch(*view, driver));
   if (!r) {
     if (lost_race(r.error())) return {};
-    return std::unexpected("re-admitting node " + node + ": " + r.error().describe());
+    return failed("re-admitting node " + node, r.error());
   }
   progress.add_step("ResetCompleted", o.now);
   progress.message = driver ? "reset; in admission, the driver to be brought to the pool's version"
@@ -432,9 +428,8 @@ std::expected<void, std::string> OperationReconciler::readmit(Observation& o,
   return {};
 }
 
-std::expected<void, std::string> OperationReconciler::restore_node(Observation& o,
-                                                                   const policy::ActiveNode& active,
-                                                                   policy::NodePhase ended) {
+Outcome<void> OperationReconciler::restore_node(Observation& o, const policy::ActiveNode& active,
+                                                policy::NodePhase ended) {
   const policy::OperatedNode f = facts(o, active.operation, active.node);
   const policy::Restore r = policy::restore(active.type, ended, f);
   if (auto cached = ctx_.caches.nodes->store().get(active.node); cached && r.needed()) {
@@ -446,8 +441,7 @@ std::expected<void, std::string> OperationReconciler::restore_node(Observation& 
     if (!patch.is_null()) {
       auto w = ctx_.client->patch(kube::resources::nodes, "", active.node, kube::PatchType::Merge,
                                   patch);
-      if (!w && !lost_race(w.error()))
-        return std::unexpected("restoring node " + active.node + ": " + w.error().describe());
+      if (!w && !lost_race(w.error())) return failed("restoring node " + active.node, w.error());
     }
   }
   if (r.detach_replacement && f.replacement) {
@@ -457,8 +451,7 @@ std::expected<void, std::string> OperationReconciler::restore_node(Observation& 
         auto w = ctx_.client->patch(kube::resources::nodes, "", f.replacement->name,
                                     kube::PatchType::Merge, patch);
         if (!w && !lost_race(w.error()))
-          return std::unexpected("detaching replacement " + f.replacement->name + ": " +
-                                 w.error().describe());
+          return failed("detaching replacement " + f.replacement->name, w.error());
       }
     }
   }
@@ -468,8 +461,7 @@ std::expected<void, std::string> OperationReconciler::restore_node(Observation& 
     auto w = ctx_.client->remove(kube::resources::jobs, ctx_.operator_namespace,
                                  reset_job_name(active.operation, active.node), options);
     if (!w && !w.error().is(kube::Error::Kind::NotFound))
-      return std::unexpected("deleting the reset Job of " + active.node + ": " +
-                             w.error().describe());
+      return failed("deleting the reset Job of " + active.node, w.error());
   }
   return {};
 }

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "operator/runtime/log.hpp"
+#include "reconcilers/finalizer.hpp"
 #include "reconcilers/policy/keys.hpp"
 #include "reconcilers/policy/node_operation_ledger.hpp"
 #include "reconcilers/policy/pool_status.hpp"
@@ -14,10 +15,6 @@ namespace respool::reconcilers {
 namespace {
 
 using kube::Json;
-
-bool has(const std::vector<std::string>& list, std::string_view item) {
-  return std::find(list.begin(), list.end(), item) != list.end();
-}
 
 // Whether the pool's driver is being upgraded (N6): its DriverUpgrading condition, or phase.
 bool driver_upgrading(const Json& status) {
@@ -107,8 +104,7 @@ OperationReconciler::Observation OperationReconciler::observe(const std::string&
   return o;
 }
 
-std::expected<runtime::ReconcileResult, std::string> OperationReconciler::reconcile(
-    const std::string& pool) {
+Outcome<runtime::ReconcileResult> OperationReconciler::reconcile(const std::string& pool) {
   auto held = ctx_.pool_locks->lock(pool);
   const bool behind = written_.behind(pool, ctx_.clock->now(), [&](const std::string& key) {
     std::shared_ptr<const kube::Unstructured> cached =
@@ -159,7 +155,7 @@ std::expected<runtime::ReconcileResult, std::string> OperationReconciler::reconc
   if (o.pool_object) {
     auto written = write_ledger(o, admission.ledger);
     if (!written) {
-      if (written.error() == "conflict")
+      if (written.error().lost_race())
         return runtime::ReconcileResult::after(std::chrono::seconds(1));
       return std::unexpected(written.error());
     }
@@ -187,29 +183,16 @@ std::expected<runtime::ReconcileResult, std::string> OperationReconciler::reconc
   return runtime::ReconcileResult::done();
 }
 
-std::expected<bool, std::string> OperationReconciler::keep_finalizers(Observation& o) {
+Outcome<bool> OperationReconciler::keep_finalizers(Observation& o) {
   bool wrote = false;
   for (const Operation& op : o.operations) {
-    const auto& f = op.object->meta.finalizers;
-    const bool present = has(f, policy::kNodeOperationFinalizer);
     // A deleted operation lets go once none of its nodes is in the ledger any more.
     const bool want = !op.deleting || o.ledger.active_of(op.name()) > 0;
-    if (present == want) continue;
-    Json list = Json::array();
-    for (const auto& x : f) {
-      if (x != policy::kNodeOperationFinalizer) list.push_back(x);
-    }
-    if (want) list.push_back(policy::kNodeOperationFinalizer);
-    Json patch = {{"metadata",
-                   {{"finalizers", list}, {"resourceVersion", op.object->meta.resource_version}}}};
-    auto r = ctx_.client->patch(kube::resources::nodeoperations, "", op.name(),
-                                kube::PatchType::Merge, patch);
-    if (!r && !r.error().is(kube::Error::Kind::Conflict) &&
-        !r.error().is(kube::Error::Kind::NotFound))
-      return std::unexpected("finalizer of NodeOperation " + op.name() + ": " +
-                             r.error().describe());
+    auto r = set_finalizer(*ctx_.client, kube::resources::nodeoperations, *op.object,
+                           policy::kNodeOperationFinalizer, want);
+    if (!r) return std::unexpected(r.error());
     // A deleted operation that let go is gone; a new one comes back with its finalizer.
-    wrote = wrote || want;
+    if (*r != FinalizerWrite::Unchanged) wrote = wrote || want;
   }
   return wrote;
 }
@@ -257,8 +240,7 @@ void OperationReconciler::settle_ledger(Observation& o) {
   });
 }
 
-std::expected<bool, std::string> OperationReconciler::write_ledger(const Observation& o,
-                                                                   const policy::Ledger& next) {
+Outcome<bool> OperationReconciler::write_ledger(const Observation& o, const policy::Ledger& next) {
   const Json old =
       o.pool_object->object.value("status", Json::object()).value("nodeOperations", Json::object());
   const policy::Budget b = policy::budget(next, o.pool_size, o.catalog->replacement_limits, o.now);
@@ -276,12 +258,7 @@ std::expected<bool, std::string> OperationReconciler::write_ledger(const Observa
   options.subresource = "status";
   auto r = ctx_.client->patch(kube::resources::resourcepools, "", o.pool, kube::PatchType::Merge,
                               patch, options);
-  if (!r) {
-    if (r.error().is(kube::Error::Kind::Conflict) || r.error().is(kube::Error::Kind::NotFound))
-      return std::unexpected(std::string("conflict"));
-    return std::unexpected("writing the node-operation ledger of pool " + o.pool + ": " +
-                           r.error().describe());
-  }
+  if (!r) return failed("writing the node-operation ledger of pool " + o.pool, r.error());
   written_.wrote(o.pool, "resourcepools/" + o.pool,
                  r->value("metadata", Json::object()).value("resourceVersion", ""), o.now);
   ctx_.metrics->set_node_operation_budget(o.pool, b);

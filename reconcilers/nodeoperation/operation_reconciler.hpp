@@ -36,7 +36,7 @@ class OperationReconciler {
  public:
   explicit OperationReconciler(Context& context) : ctx_(context) {}
   // `pool`: the pool whose operations to reconcile (the key).
-  std::expected<runtime::ReconcileResult, std::string> reconcile(const std::string& pool);
+  Outcome<runtime::ReconcileResult> reconcile(const std::string& pool);
 
   // The reset Job of a node in an operation (in the operator's namespace).
   static std::string reset_job_name(const std::string& operation, const std::string& node);
@@ -69,11 +69,11 @@ class OperationReconciler {
   struct Round {
     bool busy = false;
     std::optional<runtime::TimePoint> wake;
-    std::optional<std::string> failure;
+    std::optional<ReconcileError> failure;
     void at(runtime::TimePoint t) {
       if (!wake || t < *wake) wake = t;
     }
-    void note(std::expected<void, std::string> r) {
+    void note(Outcome<void> r) {
       if (!r && !failure) failure = r.error();
     }
   };
@@ -86,34 +86,30 @@ class OperationReconciler {
                              const policy::OperatedNode& f) const;
 
   // Finalizers: ours on every operation; a deleted one ends its nodes first.
-  std::expected<bool, std::string> keep_finalizers(Observation& o);
+  Outcome<bool> keep_finalizers(Observation& o);
   // Ends every node of operations being deleted or gone, so that they are restored.
   void abort_orphans(Observation& o);
   // Drops from the ledger the nodes whose part ended and that are restored.
   void settle_ledger(Observation& o);
-  std::expected<bool, std::string> write_ledger(const Observation& o, const policy::Ledger& next);
+  Outcome<bool> write_ledger(const Observation& o, const policy::Ledger& next);
   void apply_admission(Observation& o, const policy::Admission& a);
 
   // One active node: its steps as observed, its next step done.
   void advance(Observation& o, Operation& op, const policy::ActiveNode& active, Round& round);
-  std::expected<void, std::string> mark(Observation& o, Operation& op, const std::string& node,
-                                        policy::NodeProgress& progress);
-  std::expected<void, std::string> drain(Operation& op, const std::string& node,
-                                         policy::NodeProgress& progress, Round& round);
-  std::expected<void, std::string> claim_replacement(Observation& o, Operation& op,
-                                                     const std::string& node,
-                                                     policy::NodeProgress& progress, Round& round);
-  std::expected<void, std::string> retire(Observation& o, Operation& op, const std::string& node,
-                                          const std::string& replacement,
-                                          policy::NodeProgress& progress);
-  std::expected<void, std::string> start_reset(Observation& o, Operation& op,
-                                               const std::string& node,
-                                               policy::NodeProgress& progress);
-  std::expected<void, std::string> readmit(Observation& o, const std::string& node,
-                                           policy::NodeProgress& progress);
+  Outcome<void> mark(Observation& o, Operation& op, const std::string& node,
+                     policy::NodeProgress& progress);
+  Outcome<void> drain(Operation& op, const std::string& node, policy::NodeProgress& progress,
+                      Round& round);
+  Outcome<void> claim_replacement(Observation& o, Operation& op, const std::string& node,
+                                  policy::NodeProgress& progress, Round& round);
+  Outcome<void> retire(Observation& o, Operation& op, const std::string& node,
+                       const std::string& replacement, policy::NodeProgress& progress);
+  Outcome<void> start_reset(Observation& o, Operation& op, const std::string& node,
+                            policy::NodeProgress& progress);
+  Outcome<void> readmit(Observation& o, const std::string& node, policy::NodeProgress& progress);
   // Undoes what is left on a node whose part ended (restore_patch), and its reset Job.
-  std::expected<void, std::string> restore_node(Observation& o, const policy::ActiveNode& active,
-                                                policy::NodePhase ended);
+  Outcome<void> restore_node(Observation& o, const policy::ActiveNode& active,
+                             policy::NodePhase ended);
   // How the part of an active node ended: its operation's status, or Failed when the operation
   // is gone or invalid; nullopt while it goes on.
   std::optional<policy::NodePhase> ending(Observation& o, const policy::ActiveNode& active);

@@ -80,8 +80,7 @@ void OperationReconciler::report(Observation& o, Round& round) {
         round.busy = true;  // a stale cache: the next round builds it again from what it shows
         continue;
       }
-      round.note(std::unexpected("writing the status of NodeOperation " + op.name() + ": " +
-                                 r.error().describe()));
+      round.note(failed("writing the status of NodeOperation " + op.name(), r.error()));
       continue;
     }
     written_.wrote(o.pool, "nodeoperations/" + op.name(),

@@ -67,4 +67,29 @@ std::optional<AuditOperation> audited_change(AuditedKind kind,
   return std::nullopt;
 }
 
+std::optional<std::string> spec_manager(const nlohmann::json& object,
+                                        std::string_view own_manager) {
+  const auto metadata = object.find("metadata");
+  if (metadata == object.end() || !metadata->is_object()) return std::nullopt;
+  const auto entries = metadata->find("managedFields");
+  if (entries == metadata->end() || !entries->is_array()) return std::nullopt;
+  std::optional<std::string> manager;
+  std::optional<TimePoint> newest;
+  for (const auto& entry : *entries) {
+    if (!entry.is_object()) continue;
+    const std::string name = entry.value("manager", "");
+    const auto fields = entry.find("fieldsV1");
+    if (name.empty() || name == own_manager || fields == entry.end() || !fields->is_object() ||
+        !fields->contains("f:spec"))
+      continue;
+    // RFC 3339 seconds: a later write of the same second ties, and the later entry wins.
+    const auto time = parse_time(entry.value("time", ""));
+    if (!manager || (time && (!newest || *time >= *newest))) {
+      manager = name;
+      newest = time;
+    }
+  }
+  return manager;
+}
+
 }  // namespace respool::policy

@@ -11,6 +11,8 @@
 #include <string>
 #include <string_view>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "reconcilers/policy/types.hpp"
 
 namespace respool::policy {
@@ -52,5 +54,12 @@ std::optional<AuditOperation> audited_change(AuditedKind kind,
                                              std::optional<std::int64_t> observed_generation,
                                              std::int64_t generation, bool deleting,
                                              bool deletion_recorded);
+
+// Who last changed the object's spec, as its managedFields say: the field manager (kubectl,
+// helm, argocd-controller, a client's name) of the newest entry that owns a field under spec,
+// leaving out the operator's own manager. The API server records managers, not users; nullopt
+// when no entry owns spec fields (an object created without managedFields).
+std::optional<std::string> spec_manager(const nlohmann::json& object,
+                                        std::string_view own_manager = "respool");
 
 }  // namespace respool::policy

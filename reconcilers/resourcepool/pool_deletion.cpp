@@ -1,6 +1,7 @@
 // P14: deleting a pool drains and releases every node, removes the plug-ins, leaves the network
 // (whose usedBy then drops the pool), and only then lets the object go.
 #include "operator/runtime/log.hpp"
+#include "reconcilers/finalizer.hpp"
 #include "reconcilers/policy/audit.hpp"
 #include "reconcilers/policy/keys.hpp"
 #include "reconcilers/policy/pool_events.hpp"
@@ -9,16 +10,14 @@
 
 namespace respool::reconcilers {
 
-std::expected<runtime::ReconcileResult, std::string> PoolReconciler::reconcile_deletion(
+Outcome<runtime::ReconcileResult> PoolReconciler::reconcile_deletion(
     const kube::Unstructured& pool, std::vector<ObservedNode>& nodes) {
   const std::string& name = pool.meta.name;
   const auto now = ctx_.clock->now();
-  if (std::find(pool.meta.finalizers.begin(), pool.meta.finalizers.end(), policy::kPoolFinalizer) ==
-      pool.meta.finalizers.end()) {
+  if (!has_finalizer(pool.meta, policy::kPoolFinalizer))
     return runtime::ReconcileResult::done();  // not ours to hold any more
-  }
 
-  Outcome outcome;
+  Effects outcome;
   std::vector<std::string> names;
   for (const auto& n : nodes)
     names.push_back(n.view->name);
@@ -59,19 +58,11 @@ std::expected<runtime::ReconcileResult, std::string> PoolReconciler::reconcile_d
   }
 
   // Everything is released: let the object go.
-  kube::Json list = kube::Json::array();
-  for (const auto& f : pool.meta.finalizers) {
-    if (f != policy::kPoolFinalizer) list.push_back(f);
-  }
-  kube::Json patch = {
-      {"metadata", {{"finalizers", list}, {"resourceVersion", pool.meta.resource_version}}}};
-  auto r =
-      ctx_.client->patch(kube::resources::resourcepools, "", name, kube::PatchType::Merge, patch);
-  if (!r) {
-    if (r.error().is(kube::Error::Kind::NotFound)) return runtime::ReconcileResult::done();
-    if (r.error().is(kube::Error::Kind::Conflict)) return runtime::ReconcileResult{true, {}};
-    return std::unexpected("removing the finalizer: " + r.error().describe());
-  }
+  auto removed = set_finalizer(*ctx_.client, kube::resources::resourcepools, pool,
+                               policy::kPoolFinalizer, false);
+  if (!removed) return std::unexpected(removed.error());
+  if (*removed == FinalizerWrite::Gone) return runtime::ReconcileResult::done();
+  if (*removed == FinalizerWrite::Conflict) return runtime::ReconcileResult{true, {}};
   policy::AuditRecord audit{policy::AuditOperation::DeletePoolV2,
                             name,
                             std::nullopt,

@@ -24,11 +24,9 @@ void audit_node(policy::AuditOperation op, const std::string& pool, const std::s
 
 }  // namespace
 
-std::expected<void, std::string> PoolReconciler::admit(const std::string& pool,
-                                                       std::vector<ObservedNode>& nodes,
-                                                       const policy::Catalog& catalog,
-                                                       const policy::ResourcePoolSpec& spec,
-                                                       Outcome& out) {
+Outcome<void> PoolReconciler::admit(const std::string& pool, std::vector<ObservedNode>& nodes,
+                                    const policy::Catalog& catalog,
+                                    const policy::ResourcePoolSpec& spec, Effects& out) {
   for (auto& n : nodes) {
     if (n.pool_node.state.state != policy::NodeState::Creating) continue;
     const policy::Flavor* flavor = catalog.flavor(n.pool_node.flavor);
@@ -53,8 +51,7 @@ std::expected<void, std::string> PoolReconciler::admit(const std::string& pool,
         out.busy = true;
         continue;
       }
-      return std::unexpected("ending admission of node " + n.view->name + ": " +
-                             r.error().describe());
+      return failed("ending admission of node " + n.view->name, r.error());
     }
     // The node is Available now: take it out of the P6 window for this round's plan.
     auto admitted = std::make_shared<policy::NodeView>(*n.view);
@@ -69,9 +66,8 @@ std::expected<void, std::string> PoolReconciler::admit(const std::string& pool,
   return {};
 }
 
-std::expected<void, std::string> PoolReconciler::claim(const std::string& pool,
-                                                       const policy::ResourcePoolSpec& spec,
-                                                       const policy::PoolPlan& plan, Outcome& out) {
+Outcome<void> PoolReconciler::claim(const std::string& pool, const policy::ResourcePoolSpec& spec,
+                                    const policy::PoolPlan& plan, Effects& out) {
   const auto now = ctx_.clock->now();
   for (const auto& c : plan.claims) {
     auto node = ctx_.caches.nodes->store().get(c.node);
@@ -88,7 +84,7 @@ std::expected<void, std::string> PoolReconciler::claim(const std::string& pool,
         out.busy = true;
         continue;
       }
-      return std::unexpected("claiming node " + c.node + ": " + r.error().describe());
+      return failed("claiming node " + c.node, r.error());
     }
     ctx_.expectations->expect(pool, c.node, Expectations::Kind::InPool, now);
     out.claimed.push_back(c.node);
@@ -109,7 +105,7 @@ std::expected<void, std::string> PoolReconciler::claim(const std::string& pool,
 // lines, the second saying it was audited on recovery.
 void PoolReconciler::recover_claims(const std::string& pool, const std::vector<ObservedNode>& nodes,
                                     const std::vector<policy::Record>& records,
-                                    policy::Operation operation, Outcome& out) {
+                                    policy::Operation operation, Effects& out) {
   // The first look comes before this run's first claim in the pool (both only where the spec
   // is valid, the look first), so every node in admission was claimed by an earlier run.
   if (!unrecorded_.first_look(pool)) return;
@@ -133,8 +129,8 @@ void PoolReconciler::recover_claims(const std::string& pool, const std::vector<O
   }
 }
 
-std::expected<void, std::string> PoolReconciler::set_job_types(
-    const policy::ResourcePoolSpec& spec, const std::vector<ObservedNode>& nodes) {
+Outcome<void> PoolReconciler::set_job_types(const policy::ResourcePoolSpec& spec,
+                                            const std::vector<ObservedNode>& nodes) {
   for (const auto& n : nodes) {
     if (n.pool_node.state.state == policy::NodeState::Deleting) continue;
     kube::Json patch = policy::job_types_patch(*n.view, spec.job_types);
@@ -142,16 +138,14 @@ std::expected<void, std::string> PoolReconciler::set_job_types(
     auto r =
         ctx_.client->patch(kube::resources::nodes, "", n.view->name, kube::PatchType::Merge, patch);
     if (!r && !lost_race(r.error())) {
-      return std::unexpected("setting job types on node " + n.view->name + ": " +
-                             r.error().describe());
+      return failed("setting job types on node " + n.view->name, r.error());
     }
   }
   return {};
 }
 
-std::expected<void, std::string> PoolReconciler::keep(const std::vector<std::string>& names,
-                                                      const std::vector<ObservedNode>& nodes,
-                                                      Outcome& out) {
+Outcome<void> PoolReconciler::keep(const std::vector<std::string>& names,
+                                   const std::vector<ObservedNode>& nodes, Effects& out) {
   for (const auto& name : names) {
     auto it = std::find_if(nodes.begin(), nodes.end(),
                            [&](const auto& n) { return n.view->name == name; });
@@ -160,18 +154,16 @@ std::expected<void, std::string> PoolReconciler::keep(const std::vector<std::str
     if (patch.is_null()) continue;
     out.busy = true;
     auto r = ctx_.client->patch(kube::resources::nodes, "", name, kube::PatchType::Merge, patch);
-    if (!r && !lost_race(r.error()))
-      return std::unexpected("keeping node " + name + ": " + r.error().describe());
+    if (!r && !lost_race(r.error())) return failed("keeping node " + name, r.error());
     runtime::log::info("resourcepool", "release undone: the group needs the node again",
                        {{"node", name}});
   }
   return {};
 }
 
-std::expected<void, std::string> PoolReconciler::release(const std::string& pool,
-                                                         const std::vector<std::string>& names,
-                                                         const std::vector<ObservedNode>& nodes,
-                                                         Outcome& out) {
+Outcome<void> PoolReconciler::release(const std::string& pool,
+                                      const std::vector<std::string>& names,
+                                      const std::vector<ObservedNode>& nodes, Effects& out) {
   const auto now = ctx_.clock->now();
   for (const auto& name : names) {
     auto it = std::find_if(nodes.begin(), nodes.end(),
@@ -185,7 +177,7 @@ std::expected<void, std::string> PoolReconciler::release(const std::string& pool
       auto r = ctx_.client->patch(kube::resources::nodes, "", name, kube::PatchType::Merge, mark);
       if (!r) {
         if (lost_race(r.error())) continue;
-        return std::unexpected("marking node " + name + " for release: " + r.error().describe());
+        return failed("marking node " + name + " for release", r.error());
       }
       continue;  // drain once the cache shows the mark
     }
@@ -201,7 +193,7 @@ std::expected<void, std::string> PoolReconciler::release(const std::string& pool
           out.scale_in_blocked = "evicting pod " + pod->meta.key() + " from node " + name +
                                  " is blocked: " + r.error().message;
         } else if (!r.error().is(kube::Error::Kind::NotFound)) {
-          return std::unexpected("evicting pod " + pod->meta.key() + ": " + r.error().describe());
+          return failed("evicting pod " + pod->meta.key(), r.error());
         }
       }
     }
@@ -211,7 +203,7 @@ std::expected<void, std::string> PoolReconciler::release(const std::string& pool
     auto r = ctx_.client->patch(kube::resources::nodes, "", name, kube::PatchType::Merge, patch);
     if (!r) {
       if (lost_race(r.error())) continue;
-      return std::unexpected("releasing node " + name + ": " + r.error().describe());
+      return failed("releasing node " + name, r.error());
     }
     ctx_.expectations->expect(pool, name, Expectations::Kind::Released, now);
     out.released.push_back(name);

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "operator/runtime/log.hpp"
+#include "reconcilers/finalizer.hpp"
 #include "reconcilers/policy/audit.hpp"
 #include "reconcilers/policy/keys.hpp"
 #include "reconcilers/policy/node_operation_spec.hpp"
@@ -13,20 +14,6 @@
 namespace respool::reconcilers {
 
 namespace {
-
-bool has_finalizer(const kube::Unstructured& o) {
-  return std::find(o.meta.finalizers.begin(), o.meta.finalizers.end(), policy::kPoolFinalizer) !=
-         o.meta.finalizers.end();
-}
-
-kube::Json finalizer_patch(const kube::Unstructured& o, bool present) {
-  kube::Json list = kube::Json::array();
-  for (const auto& f : o.meta.finalizers) {
-    if (f != policy::kPoolFinalizer) list.push_back(f);
-  }
-  if (present) list.push_back(policy::kPoolFinalizer);
-  return {{"metadata", {{"finalizers", list}, {"resourceVersion", o.meta.resource_version}}}};
-}
 
 // Why the pool's network cannot be used yet (P3), or nullopt when it is Ready.
 std::optional<std::string> network_problem(const Context& ctx, const std::string& network) {
@@ -90,8 +77,7 @@ std::vector<policy::FreeNode> PoolReconciler::free_nodes(const FreeNodeIndex::Ca
   return ctx_.free_nodes->list(catalog, [this] { return ctx_.caches.nodes->store().list(); });
 }
 
-std::expected<bool, std::string> PoolReconciler::write_status(const kube::Unstructured& pool,
-                                                              nlohmann::json status) {
+Outcome<bool> PoolReconciler::write_status(const kube::Unstructured& pool, nlohmann::json status) {
   const kube::Json old_status = pool.object.value("status", kube::Json::object());
   // status.nodeOperations holds the NodeOperation controller's ledger: kept unless the caller
   // brought it, with fresh figures.
@@ -102,12 +88,7 @@ std::expected<bool, std::string> PoolReconciler::write_status(const kube::Unstru
   kube::Json updated = pool.object;
   updated["status"] = std::move(status);
   auto r = ctx_.client->update_status(kube::resources::resourcepools, "", updated);
-  if (!r) {
-    if (r.error().is(kube::Error::Kind::Conflict) || r.error().is(kube::Error::Kind::NotFound)) {
-      return std::unexpected(std::string("conflict"));
-    }
-    return std::unexpected("writing the status: " + r.error().describe());
-  }
+  if (!r) return failed("writing the status of ResourcePool " + pool.meta.name, r.error());
   return true;
 }
 
@@ -117,8 +98,7 @@ void PoolReconciler::forget(const std::string& name) {
   unrecorded_.forget(name);
 }
 
-std::expected<runtime::ReconcileResult, std::string> PoolReconciler::reconcile(
-    const std::string& name) {
+Outcome<runtime::ReconcileResult> PoolReconciler::reconcile(const std::string& name) {
   auto held = ctx_.pool_locks->lock(name);
   auto observed = observe(name);
   if (!observed) {
@@ -127,17 +107,12 @@ std::expected<runtime::ReconcileResult, std::string> PoolReconciler::reconcile(
   }
   const kube::Unstructured& pool = *observed->pool;
   if (pool.meta.deletion_timestamp) return reconcile_deletion(pool, observed->nodes);
-  if (!has_finalizer(pool)) {
-    auto r = ctx_.client->patch(kube::resources::resourcepools, "", name, kube::PatchType::Merge,
-                                finalizer_patch(pool, true));
-    if (!r && !r.error().is(kube::Error::Kind::Conflict) &&
-        !r.error().is(kube::Error::Kind::NotFound)) {
-      return std::unexpected("adding the finalizer: " + r.error().describe());
-    }
-    return runtime::ReconcileResult::done();  // the update event brings the pool back
-  }
+  auto finalizer = set_finalizer(*ctx_.client, kube::resources::resourcepools, pool,
+                                 policy::kPoolFinalizer, true);
+  if (!finalizer) return std::unexpected(finalizer.error());
+  if (*finalizer != FinalizerWrite::Unchanged) return runtime::ReconcileResult::done();
   Decision decision = decide(*observed);
-  Outcome outcome;
+  Effects outcome;
   if (decision.valid()) {
     settle_admissions(*observed, *decision.spec, outcome);
     decision.plan = plan(*observed, decision);
@@ -188,7 +163,7 @@ PoolReconciler::Decision PoolReconciler::decide(const Observation& o) const {
 }
 
 void PoolReconciler::settle_admissions(Observation& o, const policy::ResourcePoolSpec& spec,
-                                       Outcome& out) {
+                                       Effects& out) {
   recover_claims(o.name(), o.nodes, o.records,
                  policy::pool_created(o.previous_phase) ? policy::Operation::Resize
                                                         : policy::Operation::Create,
@@ -208,7 +183,7 @@ policy::PoolPlan PoolReconciler::plan(const Observation& o, const Decision& d) {
                            options);
 }
 
-void PoolReconciler::act(Observation& o, const Decision& d, Outcome& out) {
+void PoolReconciler::act(Observation& o, const Decision& d, Effects& out) {
   const std::string& name = o.name();
   const policy::PoolPlan& plan = *d.plan;
   if (o.waiting) {

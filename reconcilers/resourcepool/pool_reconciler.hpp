@@ -14,6 +14,7 @@
 #include "operator/runtime/controller.hpp"
 #include "reconcilers/context.hpp"
 #include "reconcilers/node_view_cache.hpp"
+#include "reconcilers/policy/driver_upgrade_status.hpp"
 #include "reconcilers/policy/pool_plan.hpp"
 #include "reconcilers/policy/pool_status.hpp"
 #include "reconcilers/policy/records.hpp"
@@ -31,7 +32,7 @@ struct ObservedNode {
 class PoolReconciler {
  public:
   explicit PoolReconciler(Context& context) : ctx_(context) {}
-  std::expected<runtime::ReconcileResult, std::string> reconcile(const std::string& name);
+  Outcome<runtime::ReconcileResult> reconcile(const std::string& name);
 
  private:
   // What a reconcile read from the caches.
@@ -58,13 +59,13 @@ class PoolReconciler {
     bool valid() const { return invalid.empty() && !network_problem; }
   };
   // What the writes did.
-  struct Outcome {
+  struct Effects {
     std::vector<std::string> claimed, admitted, released;
     std::optional<std::string> scale_in_blocked;
     bool busy = false;  // something is still moving: look again soon
     std::vector<policy::PluginStatus> plugins;
-    std::optional<std::string> failure;  // the first write that failed (retried with backoff)
-    void note(std::expected<void, std::string> r) {
+    std::optional<ReconcileError> failure;  // the first write that failed (retried with backoff)
+    void note(Outcome<void> r) {
       if (!r && !failure) failure = r.error();
     }
   };
@@ -74,11 +75,10 @@ class PoolReconciler {
   Decision decide(const Observation& o) const;
   // Nodes whose admission ended leave the P6 window before the plan's claims are chosen; claims
   // an earlier run did not record are recorded now.
-  void settle_admissions(Observation& o, const policy::ResourcePoolSpec& spec, Outcome& out);
+  void settle_admissions(Observation& o, const policy::ResourcePoolSpec& spec, Effects& out);
   policy::PoolPlan plan(const Observation& o, const Decision& d);
-  void act(Observation& o, const Decision& d, Outcome& out);
-  std::expected<runtime::ReconcileResult, std::string> report(const Observation& o,
-                                                              const Decision& d, Outcome& out);
+  void act(Observation& o, const Decision& d, Effects& out);
+  Outcome<runtime::ReconcileResult> report(const Observation& o, const Decision& d, Effects& out);
   void forget(const std::string& name);
 
   std::vector<ObservedNode> observe_nodes(const std::string& pool, const policy::Catalog& catalog);
@@ -88,36 +88,52 @@ class PoolReconciler {
   int running_jobs(const std::string& node) const;
 
   // Actions; each returns an error only for failures worth a retry with backoff.
-  std::expected<void, std::string> admit(const std::string& pool, std::vector<ObservedNode>& nodes,
-                                         const policy::Catalog& catalog,
-                                         const policy::ResourcePoolSpec& spec, Outcome& out);
-  std::expected<void, std::string> claim(const std::string& pool,
-                                         const policy::ResourcePoolSpec& spec,
-                                         const policy::PoolPlan& plan, Outcome& out);
+  Outcome<void> admit(const std::string& pool, std::vector<ObservedNode>& nodes,
+                      const policy::Catalog& catalog, const policy::ResourcePoolSpec& spec,
+                      Effects& out);
+  Outcome<void> claim(const std::string& pool, const policy::ResourcePoolSpec& spec,
+                      const policy::PoolPlan& plan, Effects& out);
   // Audits and records the claims an earlier run made but did not live to record.
   void recover_claims(const std::string& pool, const std::vector<ObservedNode>& nodes,
                       const std::vector<policy::Record>& records, policy::Operation operation,
-                      Outcome& out);
-  std::expected<void, std::string> set_job_types(const policy::ResourcePoolSpec& spec,
-                                                 const std::vector<ObservedNode>& nodes);
+                      Effects& out);
+  Outcome<void> set_job_types(const policy::ResourcePoolSpec& spec,
+                              const std::vector<ObservedNode>& nodes);
   // Drains and releases `names` (scale-in or deletion).
-  std::expected<void, std::string> release(const std::string& pool,
-                                           const std::vector<std::string>& names,
-                                           const std::vector<ObservedNode>& nodes, Outcome& out);
+  Outcome<void> release(const std::string& pool, const std::vector<std::string>& names,
+                        const std::vector<ObservedNode>& nodes, Effects& out);
   // Undoes the release of `names`: their group needs them again.
-  std::expected<void, std::string> keep(const std::vector<std::string>& names,
-                                        const std::vector<ObservedNode>& nodes, Outcome& out);
-  std::expected<std::vector<policy::PluginStatus>, std::string> sync_plugins(
+  Outcome<void> keep(const std::vector<std::string>& names, const std::vector<ObservedNode>& nodes,
+                     Effects& out);
+  Outcome<std::vector<policy::PluginStatus>> sync_plugins(
       const kube::Unstructured& pool, const std::vector<policy::JobType>& job_types,
       int pool_nodes);
-  std::expected<bool, std::string> remove_plugins(const std::string& pool);
+  Outcome<bool> remove_plugins(const std::string& pool);
 
-  std::expected<runtime::ReconcileResult, std::string> reconcile_deletion(
-      const kube::Unstructured& pool, std::vector<ObservedNode>& nodes);
+  Outcome<runtime::ReconcileResult> reconcile_deletion(const kube::Unstructured& pool,
+                                                       std::vector<ObservedNode>& nodes);
+
+  // report's parts, each by what it reports (pool_report.cpp).
+  // The driver upgrade's progress from the nodes' upgrade labels (status.driver, the
+  // DriverUpgrading condition), when the spec sets a driver.
+  struct DriverReport {
+    std::optional<policy::DriverProgress> progress;
+    std::vector<policy::UpgradedNode> nodes;
+  };
+  DriverReport driver_report(const Observation& o, const Decision& d,
+                             policy::PoolObservation& observation) const;
+  // P9 records: the pool's (creation, scale, deletion) and the driver upgrade's; what ended.
+  std::vector<policy::EndedRecord> track_records(const Observation& o, const Decision& d,
+                                                 const Effects& out, const DriverReport& driver,
+                                                 policy::PoolStatus& status);
+  // status.nodeOperations: the node-operation budget's figures, with their metrics.
+  void report_node_operations(const Observation& o, const policy::ResourcePoolSpec& spec,
+                              nlohmann::json& status);
+  void report_metrics(const Observation& o, const policy::PoolStatus& status,
+                      const DriverReport& driver);
 
   // Writes `status`, keeping the node-operation ledger the other controller keeps there.
-  std::expected<bool, std::string> write_status(const kube::Unstructured& pool,
-                                                nlohmann::json status);
+  Outcome<bool> write_status(const kube::Unstructured& pool, nlohmann::json status);
   void emit_events(const kube::Unstructured& pool, const nlohmann::json& old_status,
                    const policy::PoolStatus& status, const Decision& d, runtime::TimePoint now);
 

@@ -1,5 +1,6 @@
-// Report: the pool's status (phase, conditions, counts, plug-ins, P9 records), its events (P8),
-// audit records (A1) and metrics, and when to look again.
+// Report: the pool's status (phase, conditions, counts, plug-ins, driver progress, P9 records,
+// the node-operation budget), its events (P8), audit records (A1) and metrics, and when to look
+// again.
 #include "operator/runtime/log.hpp"
 #include "reconcilers/policy/audit.hpp"
 #include "reconcilers/policy/driver_daemonset.hpp"
@@ -11,10 +12,8 @@
 
 namespace respool::reconcilers {
 
-std::expected<runtime::ReconcileResult, std::string> PoolReconciler::report(const Observation& o,
-                                                                            const Decision& d,
-                                                                            Outcome& out) {
-  const std::string& name = o.name();
+Outcome<runtime::ReconcileResult> PoolReconciler::report(const Observation& o, const Decision& d,
+                                                         Effects& out) {
   std::vector<policy::PoolNode> reported;
   for (const auto& n : o.nodes)
     reported.push_back(n.pool_node);
@@ -26,34 +25,70 @@ std::expected<runtime::ReconcileResult, std::string> PoolReconciler::report(cons
   observation.nodes = reported;
   observation.plan = d.plan ? &*d.plan : nullptr;
   observation.scale_in_blocked = out.scale_in_blocked;
-  std::optional<policy::DriverProgress> driver;
-  std::vector<policy::UpgradedNode> upgraded;
-  if (d.spec && d.spec->driver) {
-    // Progress from the nodes' upgrade labels, which the driver-upgrade controller writes.
-    for (const auto& n : o.nodes) {
-      const policy::Flavor* f = o.catalog->flavor(n.pool_node.flavor);
-      if (!f || f->accelerator.type == policy::AcceleratorType::None) continue;
-      upgraded.push_back(policy::read_upgraded_node(
-          *n.view, policy::driver_target(*o.catalog, *d.spec, n.pool_node.flavor),
-          f->accelerator.type));
-    }
-    const policy::DriverSpec& ds = *d.spec->driver;
-    driver = policy::driver_progress(upgraded, ds.gpu_version, ds.npu_version);
-    const int batch = policy::batch_size(ds.max_unavailable, d.spec->desired_nodes());
-    const std::string settings =
-        std::string(ds.mode == policy::UpgradeMode::Force ? "Force" : "Secure") + ", " +
-        std::to_string(batch) + " at a time";
-    observation.driver_upgrading = driver->upgrading;
-    observation.driver_condition = policy::driver_condition(
-        *driver, policy::driver_block(*d.spec, o.old_status.value("phase", "")), settings);
-  }
+  const DriverReport driver = driver_report(o, d, observation);
   auto status = policy::derive_pool_status(observation, o.previous_conditions, o.now);
-  if (driver) status.driver = policy::driver_status_json(*driver);
+  if (driver.progress) status.driver = policy::driver_status_json(*driver.progress);
   status.plugins = out.plugins;
+  const auto ended = track_records(o, d, out, driver, status);
+  nlohmann::json status_json = policy::to_json(status);
+  if (d.spec) report_node_operations(o, *d.spec, status_json);
 
-  // P9 records. The nodes of claims and releases that no written status has recorded yet are
-  // kept until one is (a status write can lose a race with the cache).
-  const auto unrecorded = unrecorded_.add(name, out.claimed, out.released);
+  auto written = write_status(*o.pool, std::move(status_json));
+  if (!written) {
+    // A stale cache (usually our own last status write not seen yet): the watch event that
+    // brings the newer pool enqueues it again. No rate-limited requeue: its per-key backoff
+    // grows with every conflict and would pace a creation at hundreds of ms per batch.
+    if (written.error().lost_race())
+      return runtime::ReconcileResult::after(std::chrono::seconds(1));
+    return std::unexpected(written.error());
+  }
+  unrecorded_.recorded(o.name());
+  for (const auto& e : ended)
+    ctx_.metrics->count_operation(o.name(), e.operation, e.result);
+  if (*written) emit_events(*o.pool, o.old_status, status, d, o.now);
+  report_metrics(o, status, driver);
+
+  if (out.failure) return std::unexpected(*out.failure);  // reported on the pool by the controller
+  // Look again while something moves; events bring the pool back sooner.
+  if (out.busy || (d.plan && !d.plan->settled()) || status.nodes.creating > 0 ||
+      status.nodes.deleting > 0) {
+    return runtime::ReconcileResult::after(std::chrono::seconds(2));
+  }
+  return runtime::ReconcileResult::done();
+}
+
+PoolReconciler::DriverReport PoolReconciler::driver_report(
+    const Observation& o, const Decision& d, policy::PoolObservation& observation) const {
+  DriverReport out;
+  if (!d.spec || !d.spec->driver) return out;
+  // Progress from the nodes' upgrade labels, which the driver-upgrade controller writes.
+  for (const auto& n : o.nodes) {
+    const policy::Flavor* f = o.catalog->flavor(n.pool_node.flavor);
+    if (!f || f->accelerator.type == policy::AcceleratorType::None) continue;
+    out.nodes.push_back(policy::read_upgraded_node(
+        *n.view, policy::driver_target(*o.catalog, *d.spec, n.pool_node.flavor),
+        f->accelerator.type));
+  }
+  const policy::DriverSpec& ds = *d.spec->driver;
+  out.progress = policy::driver_progress(out.nodes, ds.gpu_version, ds.npu_version);
+  const int batch = policy::batch_size(ds.max_unavailable, d.spec->desired_nodes());
+  const std::string settings =
+      std::string(ds.mode == policy::UpgradeMode::Force ? "Force" : "Secure") + ", " +
+      std::to_string(batch) + " at a time";
+  observation.driver_upgrading = out.progress->upgrading;
+  observation.driver_condition = policy::driver_condition(
+      *out.progress, policy::driver_block(*d.spec, o.old_status.value("phase", "")), settings);
+  return out;
+}
+
+std::vector<policy::EndedRecord> PoolReconciler::track_records(const Observation& o,
+                                                               const Decision& d,
+                                                               const Effects& out,
+                                                               const DriverReport& driver,
+                                                               policy::PoolStatus& status) {
+  // The nodes of claims and releases that no written status has recorded yet are kept until one
+  // is (a status write can lose a race with the cache).
+  const auto unrecorded = unrecorded_.add(o.name(), out.claimed, out.released);
   std::vector<policy::Record> records = o.records;
   policy::RecordRound round;
   round.created_before = policy::pool_created(o.previous_phase);
@@ -68,71 +103,53 @@ std::expected<runtime::ReconcileResult, std::string> PoolReconciler::report(cons
   round.creating = status.nodes.creating;
   round.deleting = status.nodes.deleting;
   auto ended = policy::track_pool_records(records, round, o.now);
-  if (driver) {
-    const policy::DriverRecordRound upgrade{upgraded, &*driver, policy::targets_words(*driver),
+  if (driver.progress) {
+    const policy::DriverRecordRound upgrade{driver.nodes, &*driver.progress,
+                                            policy::targets_words(*driver.progress),
                                             policy::UpgradeSettings{}.retry_limit};
     if (auto e = policy::track_driver_record(records, upgrade, o.now)) ended.push_back(*e);
   }
   status.records = policy::prune_records(std::move(records), o.now);
+  return ended;
+}
 
-  nlohmann::json status_json = policy::to_json(status);
-  if (d.spec) {
-    // The node-operation budget's figures follow the pool's size and the catalog; writing them
-    // here, with the rest, leaves the NodeOperation controller nothing to write for a pool
-    // without operations (two writers of one status lose each other's writes to conflicts,
-    // and a lost write can hide a phase: a pool that never said Creating).
-    const kube::Json old_ops =
-        o.pool->object.value("status", kube::Json::object()).value("nodeOperations", kube::Json());
-    const policy::Ledger ledger =
-        policy::ledger_from_json(old_ops.is_object() ? old_ops : kube::Json::object());
-    const policy::Budget budget =
-        policy::budget(ledger, d.spec->desired_nodes(), o.catalog->replacement_limits, o.now);
-    status_json["nodeOperations"] = policy::to_json(budget, ledger);
-    // The same figures as metrics, for every pool (the NodeOperation controller updates them as
-    // its operations move).
-    std::map<std::string, int> in_operation = {{"Replace", 0}, {"Reset", 0}, {"Delete", 0}};
-    for (const auto& a : ledger.active)
-      ++in_operation[std::string(policy::to_string(a.type))];
-    ctx_.metrics->set_nodes_in_operation(name, in_operation);
-    ctx_.metrics->set_node_operation_budget(name, budget);
-  }
-  auto written = write_status(*o.pool, std::move(status_json));
-  if (!written) {
-    // A stale cache (usually our own last status write not seen yet): the watch event that
-    // brings the newer pool enqueues it again. No rate-limited requeue: its per-key backoff
-    // grows with every conflict and would pace a creation at hundreds of ms per batch.
-    if (written.error() == "conflict")
-      return runtime::ReconcileResult::after(std::chrono::seconds(1));
-    return std::unexpected(written.error());
-  }
-  unrecorded_.recorded(name);
-  for (const auto& e : ended)
-    ctx_.metrics->count_operation(name, e.operation, e.result);
-  if (*written) emit_events(*o.pool, o.old_status, status, d, o.now);
+void PoolReconciler::report_node_operations(const Observation& o,
+                                            const policy::ResourcePoolSpec& spec,
+                                            nlohmann::json& status) {
+  // The node-operation budget's figures follow the pool's size and the catalog; writing them
+  // here, with the rest, leaves the NodeOperation controller nothing to write for a pool
+  // without operations (two writers of one status lose each other's writes to conflicts, and a
+  // lost write can hide a phase: a pool that never said Creating).
+  const kube::Json old_ops = o.old_status.value("nodeOperations", kube::Json());
+  const policy::Ledger ledger =
+      policy::ledger_from_json(old_ops.is_object() ? old_ops : kube::Json::object());
+  const policy::Budget budget =
+      policy::budget(ledger, spec.desired_nodes(), o.catalog->replacement_limits, o.now);
+  status["nodeOperations"] = policy::to_json(budget, ledger);
+  // The same figures as metrics, for every pool (the NodeOperation controller updates them as
+  // its operations move).
+  std::map<std::string, int> in_operation = {{"Replace", 0}, {"Reset", 0}, {"Delete", 0}};
+  for (const auto& a : ledger.active)
+    ++in_operation[std::string(policy::to_string(a.type))];
+  ctx_.metrics->set_nodes_in_operation(o.name(), in_operation);
+  ctx_.metrics->set_node_operation_budget(o.name(), budget);
+}
 
+void PoolReconciler::report_metrics(const Observation& o, const policy::PoolStatus& status,
+                                    const DriverReport& driver) {
   std::map<std::string, std::map<std::string, int>> by_flavor_state;
-  for (const auto& n : o.nodes) {
-    by_flavor_state[n.pool_node.flavor][std::string(policy::to_string(n.pool_node.state.state))] +=
-        1;
-  }
-  ctx_.metrics->set_pool_nodes(name, by_flavor_state);
-  ctx_.metrics->set_pool_phase(name, std::string(policy::to_string(status.phase)));
+  for (const auto& n : o.nodes)
+    ++by_flavor_state[n.pool_node.flavor][std::string(policy::to_string(n.pool_node.state.state))];
+  ctx_.metrics->set_pool_nodes(o.name(), by_flavor_state);
+  ctx_.metrics->set_pool_phase(o.name(), std::string(policy::to_string(status.phase)));
   std::optional<std::map<std::string, int>> by_upgrade_state;
-  if (driver) {
+  if (driver.progress) {
     by_upgrade_state.emplace();
-    for (const auto& u : upgraded)
+    for (const auto& u : driver.nodes)
       if (u.node.state != policy::UpgradeState::None)
         ++(*by_upgrade_state)[std::string(policy::to_string(u.node.state))];
   }
-  ctx_.metrics->set_driver_upgrade_nodes(name, by_upgrade_state);
-
-  if (out.failure) return std::unexpected(*out.failure);  // reported on the pool by the controller
-  // Look again while something moves; events bring the pool back sooner.
-  if (out.busy || (d.plan && !d.plan->settled()) || status.nodes.creating > 0 ||
-      status.nodes.deleting > 0) {
-    return runtime::ReconcileResult::after(std::chrono::seconds(2));
-  }
-  return runtime::ReconcileResult::done();
+  ctx_.metrics->set_driver_upgrade_nodes(o.name(), by_upgrade_state);
 }
 
 void PoolReconciler::emit_events(const kube::Unstructured& pool, const nlohmann::json& old_status,

@@ -30,8 +30,8 @@ std::vector<std::string> kill_command(const kube::Unstructured& job) {
 
 }  // namespace
 
-std::expected<runtime::ReconcileResult, std::string> TrainingJobReconciler::check_hang(
-    const ObservedJob& o, const policy::JobStep& step) {
+Outcome<runtime::ReconcileResult> TrainingJobReconciler::check_hang(const ObservedJob& o,
+                                                                    const policy::JobStep& step) {
   const policy::TrainingJob& t = o.training;
   const auto now = ctx_.clock->now();
   const auto window = t.tolerance.hang_timeout;
@@ -41,8 +41,7 @@ std::expected<runtime::ReconcileResult, std::string> TrainingJobReconciler::chec
     auto output =
         last_output(*ctx_.client, {o.job->meta.namespace_.str(), w->pod, o.container, window, now});
     if (!output) {
-      return std::unexpected("hang check: read the log of pod " + w->pod + ": " +
-                             output.error().describe());
+      return failed("hang check: read the log of pod " + w->pod, output.error());
     }
     policy::WorkerLog log{w->index, {}};
     if (*output) {
@@ -90,8 +89,8 @@ std::expected<runtime::ReconcileResult, std::string> TrainingJobReconciler::chec
       std::chrono::duration_cast<std::chrono::nanoseconds>(wait), std::chrono::seconds(1)));
 }
 
-std::expected<runtime::ReconcileResult, std::string> TrainingJobReconciler::kill(
-    const ObservedJob& o, const policy::JobStep& step) {
+Outcome<runtime::ReconcileResult> TrainingJobReconciler::kill(const ObservedJob& o,
+                                                              const policy::JobStep& step) {
   const auto command = kill_command(*o.job);
   std::string failures;
   for (const policy::Worker* w : step.kill) {
@@ -117,7 +116,7 @@ std::expected<runtime::ReconcileResult, std::string> TrainingJobReconciler::kill
   }
   // Reported on the Job (ReconcileFailed) and retried with backoff.
   if (!failures.empty())
-    return std::unexpected("restart in place: stopping the training process failed" + failures);
+    return failed("restart in place: stopping the training process failed" + failures);
   // The restarts reach the controller through the pods cache; this is the fallback.
   return runtime::ReconcileResult::after(std::chrono::seconds(30));
 }

@@ -3,6 +3,7 @@
 #include "operator/runtime/log.hpp"
 #include "reconcilers/policy/restart_ledger.hpp"
 #include "reconcilers/policy/running_records.hpp"
+#include "reconcilers/policy/training_job_notes.hpp"
 #include "reconcilers/policy/training_job_patch.hpp"
 #include "reconcilers/trainingjob/training_job_observed.hpp"
 
@@ -16,17 +17,12 @@ namespace {
 // Pod deletions and restarts reach the controller through the pods cache; this is the fallback.
 constexpr auto kRecheck = std::chrono::seconds(30);
 
-std::string retries_text(const policy::RestartLedger& ledger, const policy::FaultTolerance& t) {
-  return "restart " + std::to_string(ledger.retries_used) + " of " + std::to_string(t.retries);
-}
-
 // A write lost to a newer version of the Job is no failure: the next round decides again from
 // that version.
-std::expected<ReconcileResult, std::string> after_write(const kube::Result<void>& written,
-                                                        const std::string& key) {
+Outcome<ReconcileResult> after_write(const kube::Result<void>& written, const std::string& key) {
   if (written) return ReconcileResult::done();
   if (lost_race(written.error())) return ReconcileResult{true, {}};
-  return std::unexpected("patch job " + key + ": " + written.error().describe());
+  return failed("patch job " + key, written.error());
 }
 
 }  // namespace
@@ -41,21 +37,19 @@ bool TrainingJobReconciler::is_candidate(const kube::ObjectMeta& meta) {
   return false;
 }
 
-std::expected<ReconcileResult, std::string> TrainingJobReconciler::reconcile(
-    const std::string& key) {
+Outcome<ReconcileResult> TrainingJobReconciler::reconcile(const std::string& key) {
   auto result = reconcile_job(key);
   // A failure is also said on the Job, where `kubectl describe job` shows it: the log alone
   // would leave a job that is not restarted, and nothing saying why (a 403 names the permission).
   if (!result) {
     if (auto job = ctx_.caches.training_jobs->store().get(key))
       ctx_.events->event(job_reference(*job), runtime::EventType::Warning, "ReconcileFailed",
-                         "Reconcile", result.error());
+                         "Reconcile", result.error().message);
   }
   return result;
 }
 
-std::expected<ReconcileResult, std::string> TrainingJobReconciler::reconcile_job(
-    const std::string& key) {
+Outcome<ReconcileResult> TrainingJobReconciler::reconcile_job(const std::string& key) {
   auto observed = observe_job(ctx_, key);
   if (!observed || !observed->reading.tolerance) {
     forget(key);
@@ -88,11 +82,10 @@ std::expected<ReconcileResult, std::string> TrainingJobReconciler::reconcile_job
   return act(o, step);
 }
 
-std::expected<ReconcileResult, std::string> TrainingJobReconciler::act(const ObservedJob& o,
-                                                                       const policy::JobStep& s) {
+Outcome<ReconcileResult> TrainingJobReconciler::act(const ObservedJob& o,
+                                                    const policy::JobStep& s) {
   const policy::TrainingJob& t = o.training;
   const std::string& rv = o.job->meta.resource_version;
-  const auto ref = job_reference(*o.job);
   auto annotations = [&](const std::vector<policy::RunningRecord>* records,
                          std::optional<bool> suspend = std::nullopt) {
     return write(o, policy::job_annotations_patch(rv, s.ledger, t.tolerance, records, suspend));
@@ -104,45 +97,17 @@ std::expected<ReconcileResult, std::string> TrainingJobReconciler::act(const Obs
       return ReconcileResult::done();
     case Kind::CloseRun:
     case Kind::OpenRun:
+    case Kind::SayExhausted:
+    case Kind::BeginKill:
       written = annotations(&s.records);
       break;
     case Kind::EndKill:
     case Kind::ResetHangCount:
+    case Kind::ForgetRestart:
       written = annotations(nullptr);
       break;
-    case Kind::BeginRestart: {
+    case Kind::BeginRestart:
       written = annotations(&s.records, true);
-      if (!written) break;
-      const policy::Fault& f = *s.fault;
-      const std::string recover(policy::to_string(f.recover));
-      std::string note = "worker-" + std::to_string(f.worker) + ": " + f.reason +
-                         "; restarting the job (" + recover;
-      if (s.before_downgrade != policy::Recover::None)
-        note += ", downgraded from " + std::string(policy::to_string(s.before_downgrade));
-      note += "), " + retries_text(s.ledger, t.tolerance);
-      if (f.exclude_node) note += "; node " + f.node + " is kept out of the next run";
-      ctx_.events->event(ref, runtime::EventType::Warning, "Restarting", "Restart", note);
-      if (auto pool = ctx_.caches.pools->store().get(o.pool)) {
-        ctx_.events->event(reference_to(*pool), runtime::EventType::Normal, "JobRestarted",
-                           "Restart", "job " + o.key + " " + note);
-      }
-      ctx_.metrics->count_job_restart(o.pool, recover);
-      runtime::log::info("trainingjob", "restarting",
-                         {{"job", o.key},
-                          {"worker", f.worker},
-                          {"reason", f.reason},
-                          {"recover", recover},
-                          {"run", s.ledger.run}});
-      break;
-    }
-    case Kind::SayExhausted:
-      written = annotations(&s.records);
-      if (written) {
-        ctx_.events->event(ref, runtime::EventType::Warning, "RestartsExhausted", "Restart",
-                           "worker-" + std::to_string(s.fault->worker) + ": " + s.fault->reason +
-                               "; not restarted: all " + std::to_string(t.tolerance.retries) +
-                               " restarts (fault-tolerance/job-retry-num) are used");
-      }
       break;
     case Kind::WaitOldPods:
       runtime::log::debug("trainingjob", "waiting for the old run's pods",
@@ -151,42 +116,61 @@ std::expected<ReconcileResult, std::string> TrainingJobReconciler::act(const Obs
     case Kind::ClearStartTime:
       written = write(o, policy::clear_start_time_patch(rv), true);
       break;
-    case Kind::Resume: {
+    case Kind::Resume:
       written = write(o, policy::resume_patch(rv, s.ledger, t.tolerance, o.affinity));
-      if (!written) break;
-      std::string note = "run " + std::to_string(s.ledger.run) + " starts";
-      if (!s.ledger.excluded_nodes.empty()) {
-        note += "; kept off node";
-        note += s.ledger.excluded_nodes.size() > 1 ? "s" : "";
-        for (std::size_t i = 0; i < s.ledger.excluded_nodes.size(); ++i)
-          note += (i ? ", " : " ") + s.ledger.excluded_nodes[i];
-      }
-      ctx_.events->event(ref, runtime::EventType::Normal, "Resumed", "Restart", note);
       break;
-    }
-    case Kind::ForgetRestart:
-      written = annotations(nullptr);
-      if (written) {
-        ctx_.events->event(ref, runtime::EventType::Normal, "RestartTakenOver", "Restart",
-                           "the job was resumed by someone else while respool restarted it");
-      }
-      break;
-    case Kind::BeginKill: {
-      written = annotations(&s.records);
-      if (!written) break;
-      ctx_.events->event(ref, runtime::EventType::Warning, "Hung", "Restart",
-                         policy::hang_reason(t.tolerance) +
-                             " from any worker; restarting in place (proc_restart), hang "
-                             "restart " +
-                             std::to_string(s.ledger.hang_restarts) + " of " +
-                             std::to_string(policy::kMaxConsecutiveHangRestarts));
-      ctx_.metrics->count_job_restart(o.pool, "proc_restart");
-      break;
-    }
     case Kind::Kill:
       return kill(o, s);
   }
+  if (written) report_step(o, s);
   return after_write(written, o.key);
+}
+
+void TrainingJobReconciler::report_step(const ObservedJob& o, const policy::JobStep& s) {
+  const policy::FaultTolerance& tolerance = o.training.tolerance;
+  const auto ref = job_reference(*o.job);
+  using Type = runtime::EventType;
+  switch (s.kind) {
+    case Kind::BeginRestart:
+      report_restart(o, s);
+      break;
+    case Kind::SayExhausted:
+      ctx_.events->event(ref, Type::Warning, "RestartsExhausted", "Restart",
+                         policy::exhausted_note(s, tolerance));
+      break;
+    case Kind::Resume:
+      ctx_.events->event(ref, Type::Normal, "Resumed", "Restart", policy::resume_note(s.ledger));
+      break;
+    case Kind::ForgetRestart:
+      ctx_.events->event(ref, Type::Normal, "RestartTakenOver", "Restart",
+                         "the job was resumed by someone else while respool restarted it");
+      break;
+    case Kind::BeginKill:
+      ctx_.events->event(ref, Type::Warning, "Hung", "Restart", policy::hung_note(s, tolerance));
+      ctx_.metrics->count_job_restart(o.pool, "proc_restart");
+      break;
+    default:
+      break;
+  }
+}
+
+void TrainingJobReconciler::report_restart(const ObservedJob& o, const policy::JobStep& s) {
+  const policy::Fault& f = *s.fault;
+  const std::string recover(policy::to_string(f.recover));
+  const std::string note = policy::restart_note(s, o.training.tolerance);
+  ctx_.events->event(job_reference(*o.job), runtime::EventType::Warning, "Restarting", "Restart",
+                     note);
+  if (auto pool = ctx_.caches.pools->store().get(o.pool)) {
+    ctx_.events->event(reference_to(*pool), runtime::EventType::Normal, "JobRestarted", "Restart",
+                       "job " + o.key + " " + note);
+  }
+  ctx_.metrics->count_job_restart(o.pool, recover);
+  runtime::log::info("trainingjob", "restarting",
+                     {{"job", o.key},
+                      {"worker", f.worker},
+                      {"reason", f.reason},
+                      {"recover", recover},
+                      {"run", s.ledger.run}});
 }
 
 kube::Result<void> TrainingJobReconciler::write(const ObservedJob& o, const kube::Json& patch,

@@ -29,19 +29,19 @@ namespace respool::reconcilers {
 class TrainingJobReconciler {
  public:
   explicit TrainingJobReconciler(Context& context) : ctx_(context) {}
-  std::expected<runtime::ReconcileResult, std::string> reconcile(const std::string& key);
+  Outcome<runtime::ReconcileResult> reconcile(const std::string& key);
 
   // Whether the informer keeps a Job's body: only training jobs' (the rest keep metadata).
   static bool is_candidate(const kube::ObjectMeta& meta);
 
  private:
-  std::expected<runtime::ReconcileResult, std::string> reconcile_job(const std::string& key);
-  std::expected<runtime::ReconcileResult, std::string> act(const ObservedJob& job,
-                                                           const policy::JobStep& step);
-  std::expected<runtime::ReconcileResult, std::string> check_hang(const ObservedJob& job,
-                                                                  const policy::JobStep& step);
-  std::expected<runtime::ReconcileResult, std::string> kill(const ObservedJob& job,
-                                                            const policy::JobStep& step);
+  Outcome<runtime::ReconcileResult> reconcile_job(const std::string& key);
+  Outcome<runtime::ReconcileResult> act(const ObservedJob& job, const policy::JobStep& step);
+  Outcome<runtime::ReconcileResult> check_hang(const ObservedJob& job, const policy::JobStep& step);
+  // The events, logs and metrics of a step once written.
+  void report_step(const ObservedJob& job, const policy::JobStep& step);
+  void report_restart(const ObservedJob& job, const policy::JobStep& step);
+  Outcome<runtime::ReconcileResult> kill(const ObservedJob& job, const policy::JobStep& step);
   kube::Result<void> write(const ObservedJob& job, const kube::Json& patch, bool status = false);
   void report_problems(const ObservedJob& job);
   void track(const std::string& key, const std::string& pool);  // respool_fault_tolerant_jobs

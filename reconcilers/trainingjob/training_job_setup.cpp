@@ -3,12 +3,12 @@
 #include <algorithm>
 
 #include "reconcilers/policy/keys.hpp"
+#include "reconcilers/trainingjob/training_job_reconciler.hpp"
+#include "reconcilers/watch_keys.hpp"
 
 namespace respool::reconcilers {
 
 namespace {
-
-using Keys = std::vector<std::string>;
 
 // "namespace/name" of the Job that controls the pod, if one does.
 Keys controlling_job(const kube::Pod& p) {
@@ -19,8 +19,9 @@ Keys controlling_job(const kube::Pod& p) {
 
 }  // namespace
 
-std::unique_ptr<TrainingJobReconciler> add_training_job_controller(runtime::Manager& manager,
-                                                                   Context& ctx, int workers) {
+ControllerState add_training_job_controller(runtime::Manager& manager, Context& ctx,
+                                            const Options& options) {
+  if (!options.training_jobs) return nullptr;
   // Training jobs live in the users' namespaces; other Jobs are kept as metadata only.
   runtime::InformerOptions job_options;
   job_options.resource = kube::resources::jobs;
@@ -30,15 +31,14 @@ std::unique_ptr<TrainingJobReconciler> add_training_job_controller(runtime::Mana
   ctx.caches.training_jobs = &jobs;
   auto& pods = *ctx.caches.pods;
   pods.store().add_index(kByJob, controlling_job);
-  auto reconciler = std::make_unique<TrainingJobReconciler>(ctx);
+  auto reconciler = std::make_shared<TrainingJobReconciler>(ctx);
 
   // One key per Job: every decision about a Job is made in one place.
-  runtime::ControllerOptions options;
-  options.name = "trainingjob";
-  options.workers = workers;
-  auto& controller = manager.add_controller(
-      [impl = reconciler.get()](const std::string& key) { return impl->reconcile(key); },
-      std::move(options));
+  runtime::ControllerOptions controller_options;
+  controller_options.name = "trainingjob";
+  controller_options.workers = options.workers;
+  auto& controller =
+      manager.add_controller(reconcile_with(*reconciler), std::move(controller_options));
   auto training = [&jobs](Keys keys) {
     std::erase_if(keys, [&jobs](const std::string& key) {
       auto job = jobs.store().get(key);

@@ -2,16 +2,12 @@
 // Registers the training-job controller (--training-jobs): a cache of every Job (whole only for
 // training jobs), the pods' index by their Job, and the controller with its watches.
 
-#include <memory>
-
-#include "operator/runtime/manager.hpp"
-#include "reconcilers/context.hpp"
-#include "reconcilers/trainingjob/training_job_reconciler.hpp"
+#include "reconcilers/controller_setup.hpp"
 
 namespace respool::reconcilers {
 
-// `ctx.caches.pods` and `.nodes` must be registered; sets `ctx.caches.training_jobs`.
-std::unique_ptr<TrainingJobReconciler> add_training_job_controller(runtime::Manager& manager,
-                                                                   Context& ctx, int workers);
+// Sets `ctx.caches.training_jobs`; nullptr (nothing registered) without --training-jobs.
+ControllerState add_training_job_controller(runtime::Manager& manager, Context& ctx,
+                                            const Options& options);
 
 }  // namespace respool::reconcilers

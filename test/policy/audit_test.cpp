@@ -45,3 +45,28 @@ TEST_CASE("A1: which change a reconcile witnesses", "[policy][audit][rule:A1]") 
   CHECK(audited_change(K::Network, 1, 3, false, false) == AuditOperation::UpdateNetworksV1);
   CHECK(audited_change(K::Network, 1, 1, true, false) == AuditOperation::DeleteNetworksV1);
 }
+
+TEST_CASE("A1: the actor of a pool's change is the newest manager of its spec",
+          "[policy][audit][rule:A1]") {
+  using respool::policy::spec_manager;
+  auto entry = [](std::string manager, std::string time, nlohmann::json fields) {
+    return nlohmann::json{
+        {"manager", manager}, {"operation", "Update"}, {"time", time}, {"fieldsV1", fields}};
+  };
+  nlohmann::json pool = {
+      {"metadata",
+       {{"managedFields",
+         nlohmann::json::array(
+             {entry("kubectl-client-side-apply", "2026-01-01T00:00:00Z",
+                    {{"f:spec", {{"f:network", nlohmann::json::object()}}}}),
+              entry("respool", "2026-01-01T00:05:00Z", {{"f:spec", nlohmann::json::object()}}),
+              entry("argocd-controller", "2026-01-01T00:03:00Z",
+                    {{"f:spec", {{"f:resources", nlohmann::json::object()}}}}),
+              entry("helm", "2026-01-01T00:09:00Z",
+                    {{"f:metadata", nlohmann::json::object()}})})}}}};
+  // respool's own entry and one that owns no spec field are no actor.
+  CHECK(spec_manager(pool) == "argocd-controller");
+  CHECK(spec_manager(pool, "nobody") == "respool");
+  CHECK_FALSE(spec_manager(nlohmann::json{{"metadata", nlohmann::json::object()}}));
+  CHECK_FALSE(spec_manager(nlohmann::json::object()));
+}
