@@ -31,6 +31,13 @@ runtime::Reconciler reporting_failures(const Context& ctx,
   };
 }
 
+bool node_writes_behind(const Context& ctx, const std::string& pool, runtime::TimePoint now) {
+  return ctx.node_writes->behind(pool, now, [&ctx](const std::string& node) {
+    auto cached = ctx.caches.nodes->store().get(node);
+    return cached ? std::optional(cached->meta.resource_version) : std::nullopt;
+  });
+}
+
 void write_audit(const std::string& line) {
   runtime::log::audit(line);
 }

@@ -15,11 +15,11 @@
 #include "operator/runtime/informer.hpp"
 #include "reconcilers/catalog_source.hpp"
 #include "reconcilers/domain_metrics.hpp"
-#include "reconcilers/expectations.hpp"
 #include "reconcilers/free_node_index.hpp"
 #include "reconcilers/node_view_cache.hpp"
 #include "reconcilers/pool_locks.hpp"
 #include "reconcilers/reconcile_error.hpp"
+#include "reconcilers/written_versions.hpp"
 
 namespace respool::reconcilers {
 
@@ -50,10 +50,12 @@ struct Context {
   runtime::EventRecorder* events = nullptr;
   CatalogSource* catalog = nullptr;
   DomainMetrics* metrics = nullptr;
-  NodeViewCache* node_views = nullptr;   // policy views of the nodes cache
-  FreeNodeIndex* free_nodes = nullptr;   // the free nodes of the nodes cache (N9)
-  PoolLocks* pool_locks = nullptr;       // one reconcile of a pool at a time, across controllers
-  Expectations* expectations = nullptr;  // node claims and releases the cache has not shown yet
+  NodeViewCache* node_views = nullptr;  // policy views of the nodes cache
+  FreeNodeIndex* free_nodes = nullptr;  // the free nodes of the nodes cache (N9)
+  PoolLocks* pool_locks = nullptr;      // one reconcile of a pool at a time, across controllers
+  // Node claims and releases the nodes cache has not shown yet, by pool (the pool and
+  // NodeOperation controllers both claim into a pool).
+  WrittenVersions* node_writes = nullptr;
   Caches caches;
   std::string operator_namespace;
   kube::LabelSelector job_selector;
@@ -71,6 +73,9 @@ runtime::ObjectReference reference_to(const kube::Unstructured& object);
 runtime::Reconciler reporting_failures(const Context& ctx,
                                        const runtime::Informer<kube::Unstructured>& cache,
                                        runtime::Reconciler reconcile);
+
+// Whether claims or releases of `pool`'s nodes are still missing from the nodes cache.
+bool node_writes_behind(const Context& ctx, const std::string& pool, runtime::TimePoint now);
 
 // Writes one audit record: a JSON line on the audit stream.
 void write_audit(const std::string& line);

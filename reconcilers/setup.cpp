@@ -47,7 +47,7 @@ class OperatorImpl final : public Operator {
   NodeViewCache node_views;
   FreeNodeIndex free_nodes{node_views};
   PoolLocks pool_locks;
-  Expectations expectations;
+  WrittenVersions node_writes;
   Context context;
   std::vector<ControllerState> controllers;
   ~OperatorImpl() override {
@@ -67,7 +67,7 @@ std::expected<std::unique_ptr<CatalogSource>, std::string> open_catalog(runtime:
 }
 
 // What every controller shares: the API client, clock, events, catalog, metrics, the node
-// views and free-node index, the pool locks, the claim expectations and the shared caches.
+// views and free-node index, the pool locks, the node writes waited for and the shared caches.
 void fill_context(OperatorImpl& op, runtime::Manager& manager, const Options& options,
                   kube::LabelSelector job_selector) {
   Context& ctx = op.context;
@@ -79,7 +79,7 @@ void fill_context(OperatorImpl& op, runtime::Manager& manager, const Options& op
   ctx.node_views = &op.node_views;
   ctx.free_nodes = &op.free_nodes;
   ctx.pool_locks = &op.pool_locks;
-  ctx.expectations = &op.expectations;
+  ctx.node_writes = &op.node_writes;
   ctx.caches = add_shared_caches(manager, op.catalog->get()->flavor_label, op.free_nodes);
   ctx.operator_namespace = options.operator_namespace;
   ctx.job_selector = std::move(job_selector);

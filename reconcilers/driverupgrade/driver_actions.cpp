@@ -113,7 +113,7 @@ void DriverReconciler::write_state(Round& round, const policy::UpgradeStep& step
       round.fail(failed("writing the upgrade state of node " + n.name, r.error()));
     return;
   }
-  written_.wrote(pool, n.name, (*r)["metadata"].value("resourceVersion", ""), round.now);
+  written_.wrote_answer(pool, n.name, *r, round.now);
   round.busy = true;
   if (report) {
     ctx_.events->event(member.ref,

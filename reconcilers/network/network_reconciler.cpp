@@ -116,7 +116,7 @@ void NetworkReconciler::report_change(const Observation& o, const Decision& d,
   if (auto op = policy::audited_change(policy::AuditedKind::Network, observed,
                                        network.meta.generation, false, false)) {
     write_audit(policy::audit_line(
-        {*op, network.meta.name, std::nullopt, std::nullopt, o.now,
+        {*op, network.meta.name, std::nullopt, policy::spec_manager(network.object), o.now,
          d.verdict.ready ? policy::AuditResult::Success : policy::AuditResult::Failure,
          d.verdict.ready ? "network ready" : d.verdict.message}));
   }

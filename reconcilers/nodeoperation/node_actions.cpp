@@ -266,12 +266,7 @@ Outcome<void> OperationReconciler::claim_replacement(Observation& o, Operation& 
   int in_admission = 0;
   for (const auto& n : o.pool_nodes)
     in_admission += n.state.state == policy::NodeState::Creating;
-  const bool waiting =
-      ctx_.expectations->pending(o.pool, o.now, [&](const std::string& n, Expectations::Kind k) {
-        auto cached = ctx_.caches.nodes->store().get(n);
-        auto label = cached ? cached->meta.labels.get(policy::kPoolLabel) : std::nullopt;
-        return k == Expectations::Kind::InPool ? (label && *label == o.pool) : !label;
-      });
+  const bool waiting = node_writes_behind(ctx_, o.pool, o.now);
   if (waiting || in_admission >= policy::kAdmissionWindow) {
     round.busy = true;
     progress.message = "waiting for the pool's admission window (P6)";
@@ -313,7 +308,7 @@ Outcome<void> OperationReconciler::claim_replacement(Observation& o, Operation& 
     }
     return failed("claiming node " + chosen.name, r.error());
   }
-  ctx_.expectations->expect(o.pool, chosen.name, Expectations::Kind::InPool, o.now);
+  ctx_.node_writes->wrote_answer(o.pool, chosen.name, *r, o.now);
   const std::string key = op.name() + "/" + node + "/ReplacementClaimed";
   remember_audit(key, true);
   audit(policy::AuditOperation::addClusterNode, o.pool, chosen.name,

@@ -259,8 +259,7 @@ Outcome<bool> OperationReconciler::write_ledger(const Observation& o, const poli
   auto r = ctx_.client->patch(kube::resources::resourcepools, "", o.pool, kube::PatchType::Merge,
                               patch, options);
   if (!r) return failed("writing the node-operation ledger of pool " + o.pool, r.error());
-  written_.wrote(o.pool, "resourcepools/" + o.pool,
-                 r->value("metadata", Json::object()).value("resourceVersion", ""), o.now);
+  written_.wrote_answer(o.pool, "resourcepools/" + o.pool, *r, o.now);
   ctx_.metrics->set_node_operation_budget(o.pool, b);
   return true;
 }

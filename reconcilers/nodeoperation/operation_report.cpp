@@ -83,8 +83,7 @@ void OperationReconciler::report(Observation& o, Round& round) {
       round.note(failed("writing the status of NodeOperation " + op.name(), r.error()));
       continue;
     }
-    written_.wrote(o.pool, "nodeoperations/" + op.name(),
-                   r->value("metadata", Json::object()).value("resourceVersion", ""), o.now);
+    written_.wrote_answer(o.pool, "nodeoperations/" + op.name(), *r, o.now);
     const std::string type = op.spec ? std::string(policy::to_string(op.spec->type)) : "Unknown";
     // Events: the operation's phase, and each node's ending.
     if (s.phase != op.old_status.phase) {

@@ -240,6 +240,7 @@ json to_json(const PoolStatus& s) {
   out["plugins"] = std::move(plugins);
   out["records"] = to_json(s.records);
   if (!s.driver.is_null()) out["driver"] = s.driver;
+  if (s.tags) out["tags"] = *s.tags;
   return out;
 }
 

@@ -94,6 +94,8 @@ struct PoolStatus {
   std::vector<PluginStatus> plugins;
   std::vector<Record> records;
   nlohmann::json driver;  // the driver upgrade's status; null: omitted
+  // The spec's tags this status has seen (SetTags records compare against it); nullopt: omitted.
+  std::optional<std::map<std::string, std::string>> tags;
 };
 
 // Phase, conditions and counts. The plan's claims count as creating nodes: the reconciler makes

@@ -192,6 +192,69 @@ std::vector<Record> records_from_json(const nlohmann::json& array) {
   return out;
 }
 
+std::string job_types_words(const std::vector<JobType>& job_types) {
+  std::string out;
+  for (JobType t : job_types)
+    out += (out.empty() ? "" : ", ") + std::string(to_string(t));
+  return out;
+}
+
+std::optional<std::string> tags_change(const nlohmann::json& shown,
+                                       const std::map<std::string, std::string>& wanted) {
+  if (!shown.is_object()) return std::nullopt;  // never shown: nothing to compare with
+  std::map<std::string, std::string> before;
+  for (const auto& [key, value] : shown.items())
+    if (value.is_string()) before[key] = value.get<std::string>();
+  if (before == wanted) return std::nullopt;
+  std::string words;
+  for (const auto& [key, value] : wanted)
+    words += (words.empty() ? "" : ", ") + key + "=" + value;
+  return words;
+}
+
+namespace {
+
+void track_resize(std::vector<Record>& records, const RecordRound& r, TimePoint now,
+                  std::vector<EndedRecord>& ended) {
+  const bool resizing =
+      !r.claimed.empty() || !r.released.empty() || running_record(records, Operation::Resize);
+  if (!resizing) return;
+  begin_record(records, Operation::Resize, now, "resizing the pool");
+  note_nodes(records, Operation::Resize, r.claimed);
+  note_nodes(records, Operation::Resize, r.released);
+  if (r.plan_settled && !r.moved_now && r.creating == 0 && r.deleting == 0) {
+    end_record(records, Operation::Resize, RecordPhase::Succeeded, now,
+               "pool resized to " + std::to_string(r.total_nodes) + " nodes");
+    ended.push_back({"Resize", "Succeeded"});
+  }
+}
+
+void track_job_types(std::vector<Record>& records, const RecordRound& r, TimePoint now,
+                     std::vector<EndedRecord>& ended) {
+  const Record* running = running_record(records, Operation::SetJobTypes);
+  if (r.relabelled.empty() && !running) return;
+  begin_record(records, Operation::SetJobTypes, now, "setting the job types to " + r.job_types);
+  note_nodes(records, Operation::SetJobTypes, r.relabelled);
+  if (!r.relabelled.empty()) return;
+  const Record* done = running_record(records, Operation::SetJobTypes);
+  end_record(
+      records, Operation::SetJobTypes, RecordPhase::Succeeded, now,
+      "job types set to " + r.job_types + " on " + std::to_string(done->nodes.size()) + " nodes");
+  ended.push_back({"SetJobTypes", "Succeeded"});
+}
+
+void track_tags(std::vector<Record>& records, const RecordRound& r, TimePoint now,
+                std::vector<EndedRecord>& ended) {
+  if (!r.tags_changed) return;
+  const std::string words =
+      r.tags_changed->empty() ? "tags removed" : "tags set to " + *r.tags_changed;
+  begin_record(records, Operation::SetTags, now, words);
+  end_record(records, Operation::SetTags, RecordPhase::Succeeded, now, words);
+  ended.push_back({"SetTags", "Succeeded"});
+}
+
+}  // namespace
+
 std::vector<EndedRecord> track_pool_records(std::vector<Record>& records, const RecordRound& r,
                                             TimePoint now) {
   std::vector<EndedRecord> ended;
@@ -209,17 +272,9 @@ std::vector<EndedRecord> track_pool_records(std::vector<Record>& records, const 
     return ended;
   }
   if (!r.planned) return ended;
-  const bool resizing =
-      !r.claimed.empty() || !r.released.empty() || running_record(records, Operation::Resize);
-  if (!resizing) return ended;
-  begin_record(records, Operation::Resize, now, "resizing the pool");
-  note_nodes(records, Operation::Resize, r.claimed);
-  note_nodes(records, Operation::Resize, r.released);
-  if (r.plan_settled && !r.moved_now && r.creating == 0 && r.deleting == 0) {
-    end_record(records, Operation::Resize, RecordPhase::Succeeded, now,
-               "pool resized to " + std::to_string(r.total_nodes) + " nodes");
-    ended.push_back({"Resize", "Succeeded"});
-  }
+  track_resize(records, r, now, ended);
+  track_job_types(records, r, now, ended);
+  track_tags(records, r, now, ended);
   return ended;
 }
 

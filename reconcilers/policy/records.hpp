@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -93,6 +94,14 @@ struct RecordRound {
   bool moved_now = false;                      // this round itself claimed or released nodes
   bool plan_settled = false;
   int creating = 0, deleting = 0;  // the new status's counts
+  // A job-type change: the nodes whose job-type labels this round set to the spec's, and the
+  // spec's job types in words ("Training, Inference").
+  std::vector<std::string> relabelled;
+  std::string job_types;
+  // A tags change: the spec's tags in words ("team=a, tier=gold"; "" for none) when they differ
+  // from the tags the status last showed; nullopt when they do not (or the status never showed
+  // any: a pool from before status.tags).
+  std::optional<std::string> tags_changed;
 };
 // An operation that ended with this round: ("Create", "Succeeded").
 struct EndedRecord {
@@ -101,8 +110,16 @@ struct EndedRecord {
 
 // Create until the pool is created (Running or Abnormal: Succeeded; Failed: Failed), then a
 // Resize for as long as nodes are claimed or released and until the counts settle; the nodes
-// each one moved are noted. Returns what ended.
+// each one moved are noted. A SetJobTypes for as long as nodes are relabelled (it ends in the
+// first round that finds every node labelled), a SetTags when the tags change (they touch
+// nothing in the cluster: it begins and ends at once). Returns what ended.
 std::vector<EndedRecord> track_pool_records(std::vector<Record>& records, const RecordRound& round,
                                             TimePoint now);
+
+// "Training, Inference", in the spec's order.
+std::string job_types_words(const std::vector<JobType>& job_types);
+// RecordRound::tags_changed: `shown` is the status's `tags` (absent: null), `wanted` the spec's.
+std::optional<std::string> tags_change(const nlohmann::json& shown,
+                                       const std::map<std::string, std::string>& wanted);
 
 }  // namespace respool::policy

@@ -75,7 +75,7 @@ Outcome<runtime::ReconcileResult> PoolReconciler::reconcile_deletion(
                      "Pool deleted: every node and plug-in released.");
   ctx_.metrics->count_operation(name, "Delete", "Succeeded");
   ctx_.metrics->forget_pool(name);
-  ctx_.expectations->forget(name);
+  ctx_.node_writes->forget(name);
   runtime::log::info("resourcepool", "pool deleted", {{"pool", name}});
   return runtime::ReconcileResult::done();
 }

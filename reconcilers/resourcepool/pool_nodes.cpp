@@ -86,7 +86,7 @@ Outcome<void> PoolReconciler::claim(const std::string& pool, const policy::Resou
       }
       return failed("claiming node " + c.node, r.error());
     }
-    ctx_.expectations->expect(pool, c.node, Expectations::Kind::InPool, now);
+    ctx_.node_writes->wrote_answer(pool, c.node, *r, now);
     out.claimed.push_back(c.node);
     audit_node(policy::AuditOperation::addClusterNode, pool, c.node, now,
                "claimed node of flavor " + c.flavor + (c.zone.empty() ? "" : " in zone " + c.zone) +
@@ -130,11 +130,12 @@ void PoolReconciler::recover_claims(const std::string& pool, const std::vector<O
 }
 
 Outcome<void> PoolReconciler::set_job_types(const policy::ResourcePoolSpec& spec,
-                                            const std::vector<ObservedNode>& nodes) {
+                                            const std::vector<ObservedNode>& nodes, Effects& out) {
   for (const auto& n : nodes) {
     if (n.pool_node.state.state == policy::NodeState::Deleting) continue;
     kube::Json patch = policy::job_types_patch(*n.view, spec.job_types);
     if (patch.is_null()) continue;
+    out.relabelled.push_back(n.view->name);  // a job-type change goes on while any node differs
     auto r =
         ctx_.client->patch(kube::resources::nodes, "", n.view->name, kube::PatchType::Merge, patch);
     if (!r && !lost_race(r.error())) {
@@ -205,7 +206,7 @@ Outcome<void> PoolReconciler::release(const std::string& pool,
       if (lost_race(r.error())) continue;
       return failed("releasing node " + name, r.error());
     }
-    ctx_.expectations->expect(pool, name, Expectations::Kind::Released, now);
+    ctx_.node_writes->wrote_answer(pool, name, *r, now);
     out.released.push_back(name);
     audit_node(policy::AuditOperation::deleteClusterNode, pool, name, now, "released node");
     runtime::log::info("resourcepool", "released node", {{"pool", pool}, {"node", name}});

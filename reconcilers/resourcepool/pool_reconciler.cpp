@@ -94,7 +94,7 @@ Outcome<bool> PoolReconciler::write_status(const kube::Unstructured& pool, nlohm
 
 void PoolReconciler::forget(const std::string& name) {
   ctx_.metrics->forget_pool(name);
-  ctx_.expectations->forget(name);
+  ctx_.node_writes->forget(name);
   unrecorded_.forget(name);
 }
 
@@ -129,13 +129,8 @@ std::optional<PoolReconciler::Observation> PoolReconciler::observe(const std::st
   o.catalog = ctx_.catalog->get();
   // Claims and releases wait until the cache shows the previous ones. Asked before the nodes
   // are observed: the cache only moves forward, so what is observed next includes them, while
-  // asking afterwards could plan from a view older than the expectations it just dropped.
-  o.waiting =
-      ctx_.expectations->pending(name, o.now, [&](const std::string& node, Expectations::Kind k) {
-        auto cached = ctx_.caches.nodes->store().get(node);
-        auto label = cached ? cached->meta.labels.get(policy::kPoolLabel) : std::nullopt;
-        return k == Expectations::Kind::InPool ? (label && *label == name) : !label;
-      });
+  // asking afterwards could plan from a view older than the writes it just dropped.
+  o.waiting = node_writes_behind(ctx_, name, o.now);
   o.nodes = observe_nodes(name, *o.catalog);
   o.old_status = o.pool->object.value("status", kube::Json::object());
   o.previous_phase = policy::parse_pool_phase(o.old_status.value("phase", ""));
@@ -195,7 +190,7 @@ void PoolReconciler::act(Observation& o, const Decision& d, Effects& out) {
   }
   // Job-type labels follow the spec on a Running pool (P12), and from the start on a new one.
   if (!policy::pool_created(o.previous_phase) || o.previous_phase == policy::PoolPhase::Running)
-    out.note(set_job_types(*d.spec, o.nodes));
+    out.note(set_job_types(*d.spec, o.nodes, out));
   auto installed = sync_plugins(*o.pool, d.spec->job_types, static_cast<int>(o.nodes.size()));
   if (installed)
     out.plugins = std::move(*installed);

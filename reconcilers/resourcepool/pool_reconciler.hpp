@@ -61,6 +61,7 @@ class PoolReconciler {
   // What the writes did.
   struct Effects {
     std::vector<std::string> claimed, admitted, released;
+    std::vector<std::string> relabelled;  // nodes whose job-type labels were set to the spec's
     std::optional<std::string> scale_in_blocked;
     bool busy = false;  // something is still moving: look again soon
     std::vector<policy::PluginStatus> plugins;
@@ -98,7 +99,7 @@ class PoolReconciler {
                       const std::vector<policy::Record>& records, policy::Operation operation,
                       Effects& out);
   Outcome<void> set_job_types(const policy::ResourcePoolSpec& spec,
-                              const std::vector<ObservedNode>& nodes);
+                              const std::vector<ObservedNode>& nodes, Effects& out);
   // Drains and releases `names` (scale-in or deletion).
   Outcome<void> release(const std::string& pool, const std::vector<std::string>& names,
                         const std::vector<ObservedNode>& nodes, Effects& out);

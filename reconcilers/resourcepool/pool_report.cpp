@@ -102,6 +102,13 @@ std::vector<policy::EndedRecord> PoolReconciler::track_records(const Observation
   round.plan_settled = d.plan && d.plan->settled();
   round.creating = status.nodes.creating;
   round.deleting = status.nodes.deleting;
+  round.relabelled = out.relabelled;
+  if (d.spec) {
+    round.job_types = policy::job_types_words(d.spec->job_types);
+    round.tags_changed =
+        policy::tags_change(o.old_status.value("tags", kube::Json()), d.spec->tags);
+    status.tags = d.spec->tags;
+  }
   auto ended = policy::track_pool_records(records, round, o.now);
   if (driver.progress) {
     const policy::DriverRecordRound upgrade{driver.nodes, &*driver.progress,
@@ -172,7 +179,7 @@ void PoolReconciler::emit_events(const kube::Unstructured& pool, const nlohmann:
       *op,
       pool.meta.name,
       std::nullopt,
-      std::nullopt,
+      policy::spec_manager(pool.object),  // A1: who changed the spec, as managedFields say
       now,
       d.invalid.empty() ? policy::AuditResult::Success : policy::AuditResult::Failure,
       d.invalid.empty() ? "accepted" : policy::join(d.invalid)};

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # What a platform engineer sees with the stock kubectl once the operator runs: `kubectl get rp`
 # and `kubectl get rpnet` with their printer columns, the `respool` category, and
-# `kubectl describe rp` with the conditions and the pool's events (P8).
+# `kubectl describe rp` with the conditions and the pool's events (P8); the audit records of the
+# pool's and the network's creation name kubectl's field manager as their actor (A1).
 # Usage: kubectl_pools.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
 build=${1:?build dir}
@@ -48,4 +49,11 @@ grep -q "PoolStatusChange" "$work/describe.txt" || fail "describe: no PoolStatus
 grep -q "Pool status changed, from Creating to Running." "$work/describe.txt" ||
   fail "describe: no P8 message"
 sed -n '/^Events:/,$p' "$work/describe.txt"
+
+echo "--- audit records of the creations (A1: the actor is the spec's field manager)"
+grep -E '"operation":"Create(PoolV2|NetworksV1)"' "$work/audit.jsonl" || fail "no create audited"
+for op in CreatePoolV2 CreateNetworksV1; do
+  grep "\"operation\":\"$op\"" "$work/audit.jsonl" | has '"actor":"kubectl-client-side-apply"' ||
+    fail "$op names no actor kubectl-client-side-apply"
+done
 echo "kubectl_pools: all checks passed"

@@ -124,3 +124,65 @@ TEST_CASE("claims an operator did not live to record are found for audit and rec
   note_nodes(records, Operation::Resize, std::vector<std::string>{"n-1"});
   CHECK(unrecorded_claims(records, Operation::Resize, std::vector<std::string>{"n-1"}).empty());
 }
+
+namespace {
+
+RecordRound created_round() {
+  RecordRound r;
+  r.created_before = true;
+  r.planned = true;
+  r.phase = "Running";
+  r.total_nodes = 3;
+  r.plan_settled = true;
+  r.job_types = "Training, Inference";
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("P9: a job-type change is a record while nodes are relabelled",
+          "[policy][records][rule:P9][rule:P12]") {
+  std::vector<Record> records;
+  RecordRound r = created_round();
+  CHECK(track_pool_records(records, r, kT0).empty());
+  CHECK(records.empty());  // nothing changed: no record
+  r.relabelled = {"n-1", "n-2"};
+  CHECK(track_pool_records(records, r, kT0).empty());
+  REQUIRE(records.size() == 1);
+  CHECK(records[0].operation == Operation::SetJobTypes);
+  CHECK(records[0].phase == RecordPhase::Running);
+  CHECK(records[0].message == "setting the job types to Training, Inference");
+  r.relabelled = {"n-2", "n-3"};  // a lost race: n-2 again
+  track_pool_records(records, r, kT0 + std::chrono::seconds(1));
+  CHECK(records[0].nodes == std::vector<std::string>{"n-1", "n-2", "n-3"});
+  r.relabelled.clear();  // every node carries the spec's job types
+  auto ended = track_pool_records(records, r, kT0 + std::chrono::seconds(2));
+  REQUIRE(ended.size() == 1);
+  CHECK(ended[0].operation == "SetJobTypes");
+  CHECK(records[0].phase == RecordPhase::Succeeded);
+  CHECK(records[0].message == "job types set to Training, Inference on 3 nodes");
+  CHECK(track_pool_records(records, r, kT0 + std::chrono::seconds(3)).empty());
+  CHECK(records.size() == 1);
+}
+
+TEST_CASE("P9: a tags change is a record that ends at once; status.tags is what it compares with",
+          "[policy][records][rule:P9][rule:P11]") {
+  const std::map<std::string, std::string> tags = {{"team", "a"}, {"tier", "gold"}};
+  CHECK_FALSE(tags_change(json(), tags));  // a status from before status.tags: no record
+  CHECK_FALSE(tags_change(json{{"team", "a"}, {"tier", "gold"}}, tags));
+  CHECK(tags_change(json{{"team", "a"}}, tags) == "team=a, tier=gold");
+  CHECK(tags_change(json{{"team", "a"}}, {}) == "");
+  std::vector<Record> records;
+  RecordRound r = created_round();
+  r.tags_changed = "team=a, tier=gold";
+  auto ended = track_pool_records(records, r, kT0);
+  REQUIRE(ended.size() == 1);
+  CHECK(ended[0].operation == "SetTags");
+  REQUIRE(records.size() == 1);
+  CHECK(records[0].phase == RecordPhase::Succeeded);
+  CHECK(records[0].message == "tags set to team=a, tier=gold");
+  r.tags_changed = "";
+  track_pool_records(records, r, kT0 + std::chrono::seconds(1));
+  CHECK(records[0].message == "tags removed");
+  CHECK(job_types_words({JobType::Inference, JobType::Training}) == "Inference, Training");
+}

@@ -175,4 +175,21 @@ TEST_CASE("job types install and remove their plug-ins and node labels",
     CHECK(label(n, "respool.io/job-type.training").empty());
     CHECK(label(n, "respool.io/job-type.devenviron") == "true");
   }
+  // P9: the change is one SetJobTypes record, ended once every node carries the new job types.
+  Json record;
+  REQUIRE(h.eventually([&] {
+    for (const auto& r : h.pool("p")["status"].value("records", Json::array()))
+      if (r["operation"] == "SetJobTypes" && r["phase"] == "Succeeded") record = r;
+    return !record.is_null();
+  }));
+  CHECK(record["message"] == "job types set to DevEnviron on 2 nodes");
+  CHECK(record["nodes"].size() == 2);
+  // A tags change is a SetTags record; the status shows the tags it has seen.
+  h.patch_pool("p", {{"tags", {{"team", "vision"}}}});
+  REQUIRE(h.eventually([&] {
+    for (const auto& r : h.pool("p")["status"].value("records", Json::array()))
+      if (r["operation"] == "SetTags" && r["message"] == "tags set to team=vision") return true;
+    return false;
+  }));
+  CHECK(h.pool("p")["status"]["tags"] == Json{{"team", "vision"}});
 }
