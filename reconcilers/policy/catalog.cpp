@@ -57,6 +57,10 @@ std::expected<Flavor, std::string> parse_flavor(const json& item, const std::str
     }
     flavor.label_value = value->get<std::string>();
   }
+  if (auto ib = item.find("infiniband"); ib != item.end()) {
+    if (!ib->is_boolean()) return fail(field + ".infiniband", "must be true or false");
+    flavor.infiniband = ib->get<bool>();
+  }
   auto accel = item.find("accelerator");
   if (accel == item.end() || !accel->is_object()) {
     return fail(field + ".accelerator", "must be an object {type, resource, count}");

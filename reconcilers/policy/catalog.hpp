@@ -5,7 +5,7 @@
 // to JSON and calls parse_catalog once at start; everything else reads the typed Catalog.
 //
 // Additions to API.md's format: a flavor may say `labelValue` when the node label's value is
-// not the flavor's name, and plug-in manifests are templates (see plugins.hpp): string values
+// not the flavor's name and `infiniband: true` when its nodes have InfiniBand, and plug-in manifests are templates (see plugins.hpp): string values
 // may hold {{pool}}, {{jobType}} and {{jobTypeLabel}}, which are the only placeholders accepted.
 
 #include <expected>
@@ -33,6 +33,9 @@ struct Flavor {
   std::string name;         // what spec.resources[].flavor names
   std::string label_value;  // the flavor label's value on its nodes (default: name)
   Accelerator accelerator;
+  // Addition: `infiniband: true` when the flavor's nodes have InfiniBand NICs; the node agent
+  // then reports a node without any as faulty (A050147, H12).
+  bool infiniband = false;
 };
 
 // N1, N2: replacements in a rolling 24 hours, and at once, as a share of the pool's nodes.
