@@ -1,6 +1,6 @@
 #pragma once
 // What the agent must not forget across a restart (a crash, an upgrade of its DaemonSet): the
-// hccn link-down history (H10's rolling 24 hours) and the Xid events still held (H5). Kept in a
+// hccn link-down history (H9's rolling 24 hours) and the Xid events still held (H5). Kept in a
 // file on the node (--state-dir, a hostPath: the one path the agent writes), not on the Node
 // object: the history belongs to the node's hardware, and writing it to the API would need
 // `patch nodes` (labels, taints, spec) where the agent has only `patch nodes/status`.

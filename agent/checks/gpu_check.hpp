@@ -1,5 +1,5 @@
 #pragma once
-// The GPU check (H1–H5, F5): NVML readings → findings. Pure: no I/O, the time comes in.
+// The GPU check (H1–H6, H13): NVML readings → findings. Pure: no I/O, the time comes in.
 
 #include <chrono>
 

@@ -1,5 +1,5 @@
 #pragma once
-// The InfiniBand (H12), clock (H11) and kubelet-directory (H13) checks: pure functions of the
+// The InfiniBand (H10), clock (H11) and kubelet-directory (H12) checks: pure functions of the
 // host readings.
 
 #include "agent/checks/finding.hpp"

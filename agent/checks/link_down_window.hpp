@@ -1,5 +1,5 @@
 #pragma once
-// H10: hccn link-downs of each NPU in a rolling 24 hours. Kept in the agent's state file on the
+// H9: hccn link-downs of each NPU in a rolling 24 hours. Kept in the agent's state file on the
 // node (state_file.hpp), so that a restarted agent still counts the downs before it. A down is
 // a link seen up in one reading and not up in the next; a flap shorter than --check-period is
 // not seen (hccn_tool's own history would see it, but it is a tool, not a library).

@@ -113,7 +113,7 @@ FamilyResult check_npus(const NpuReadings& readings, const LinkDownWindow& windo
     out.failures.push_back({symbol, "missing from the DCMI library"});
   }
   if (!check_library(readings, expect, out)) return out;
-  // H6: the driver itself.
+  // H7: the driver itself.
   if (readings.driver_health.ok() && readings.driver_health.value != 0) {
     out.faults.push_back(
         {"A050121", "", fmt::format("driver health {}", readings.driver_health.value)});

@@ -1,5 +1,5 @@
 #pragma once
-// The NPU check (H6–H10, F5): DCMI readings and the link-down history → findings. Pure.
+// The NPU check (H7–H9, H13): DCMI readings and the link-down history → findings. Pure.
 
 #include <chrono>
 

@@ -11,9 +11,9 @@ namespace respool::agent {
 inline constexpr unsigned int kMaxRetiredPages = 64;
 // H1: Ampere and later, uncorrectable SRAM errors (aggregate) over this many are A050101.
 inline constexpr unsigned long long kMaxSramUncorrectable = 4;
-// H9: HBM double-bit isolated pages at or over this many are A050951.
+// H8: HBM double-bit isolated pages at or over this many are A050951.
 inline constexpr unsigned int kMaxHbmDoubleBitIsolatedPages = 64;
-// H10: hccn link-downs in a rolling window: more than this many are A050149.
+// H9: hccn link-downs in a rolling window: more than this many are A050149.
 inline constexpr int kMaxLinkDownsPerWindow = 5;
 inline constexpr std::chrono::hours kLinkDownWindow{24};
 
