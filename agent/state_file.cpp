@@ -6,6 +6,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <fmt/format.h>
+
 namespace respool::agent {
 
 namespace fs = std::filesystem;
@@ -49,7 +51,8 @@ std::expected<AgentState, std::string> load_state(const fs::path& file) {
   std::error_code ec;
   if (!fs::exists(file, ec)) return AgentState{};
   std::ifstream in(file);
-  if (!in) return std::unexpected(file.string() + ": unreadable: " + std::strerror(errno));
+  if (!in)
+    return std::unexpected(fmt::format("{}: unreadable: {}", file.string(), std::strerror(errno)));
   std::stringstream text;
   text << in.rdbuf();
   auto j = nlohmann::json::parse(text.str(), nullptr, false);
@@ -66,13 +69,14 @@ std::expected<void, std::string> save_state(const fs::path& file, const AgentSta
   temporary += ".tmp";
   {
     std::ofstream out(temporary, std::ios::trunc);
-    if (!out) return std::unexpected(temporary.string() + ": " + std::strerror(errno));
+    if (!out)
+      return std::unexpected(fmt::format("{}: {}", temporary.string(), std::strerror(errno)));
     out << to_json(state).dump() << '\n';
     out.flush();
     if (!out) return std::unexpected(temporary.string() + ": write failed");
   }
   fs::rename(temporary, file, ec);
-  if (ec) return std::unexpected(file.string() + ": " + ec.message());
+  if (ec) return std::unexpected(fmt::format("{}: {}", file.string(), ec.message()));
   return {};
 }
 

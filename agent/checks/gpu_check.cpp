@@ -29,7 +29,7 @@ void note_failure(const GpuReadings& r, const GpuDeviceReading& d, const char* c
     return;
   }
   if (reading.rc == nvml::kSymbolMissing) return;  // listed once, in missing_symbols
-  out.failures.push_back({call, device_name(d) + ": " + error_text(r, reading.rc)});
+  out.failures.push_back({call, fmt::format("{}: {}", device_name(d), error_text(r, reading.rc))});
 }
 
 bool lost(const GpuDeviceReading& d) {
@@ -85,7 +85,7 @@ void check_board(const GpuReadings& r, const GpuDeviceReading& d, FamilyResult& 
              d.inforom_rc != nvml::kNotRead && d.inforom_rc != nvml::kSymbolMissing &&
              d.inforom_rc != nvml::kErrorGpuIsLost) {
     out.failures.push_back(
-        {"nvmlDeviceValidateInforom", name + ": " + error_text(r, d.inforom_rc)});
+        {"nvmlDeviceValidateInforom", fmt::format("{}: {}", name, error_text(r, d.inforom_rc))});
   }
   auto in_error = [](nvml::Return rc) {
     return rc == nvml::kErrorUnknown || rc == nvml::kErrorCorruptedInforom ||
@@ -93,11 +93,13 @@ void check_board(const GpuReadings& r, const GpuDeviceReading& d, FamilyResult& 
   };
   if (in_error(d.fan_speed_percent.rc)) {
     out.faults.push_back(
-        {"A050102", name, "fan speed reading in error: " + error_text(r, d.fan_speed_percent.rc)});
+        {"A050102", name,
+         fmt::format("fan speed reading in error: {}", error_text(r, d.fan_speed_percent.rc))});
   }
   if (in_error(d.power_milliwatts.rc)) {
     out.faults.push_back(
-        {"A050102", name, "power reading in error: " + error_text(r, d.power_milliwatts.rc)});
+        {"A050102", name,
+         fmt::format("power reading in error: {}", error_text(r, d.power_milliwatts.rc))});
   }
 }
 
@@ -107,8 +109,8 @@ void check_device(const GpuReadings& r, const GpuDeviceReading& d, FamilyResult&
     return;
   }
   if (d.handle_rc != nvml::kSuccess) {
-    out.failures.push_back(
-        {"nvmlDeviceGetHandleByIndex_v2", device_name(d) + ": " + error_text(r, d.handle_rc)});
+    out.failures.push_back({"nvmlDeviceGetHandleByIndex_v2",
+                            fmt::format("{}: {}", device_name(d), error_text(r, d.handle_rc))});
     return;
   }
   check_memory(d, out);
@@ -152,7 +154,8 @@ bool check_library(const GpuReadings& r, const GpuCheckOptions& options, FamilyR
       if (!gpu_flavor && r.init_rc == nvml::kErrorDriverNotLoaded) {
         out.applies = false;  // a library without a driver, on a node without GPUs
       } else {
-        out.faults.push_back({"A050103", "", "nvmlInit_v2 failed: " + error_text(r, r.init_rc)});
+        out.faults.push_back(
+            {"A050103", "", fmt::format("nvmlInit_v2 failed: {}", error_text(r, r.init_rc))});
       }
       return false;
     case L::TimedOut:

@@ -8,6 +8,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <fmt/format.h>
+
 namespace respool::agent {
 
 namespace fs = std::filesystem;
@@ -49,12 +51,13 @@ IbReadings read_infiniband(const fs::path& host_root) {
   if (!fs::exists(dir, ec)) return out;
   out.class_present = true;
   auto devices = sorted_children(dir, ec);
-  if (ec) out.failures.push_back({dir.string(), "unreadable: " + ec.message()});
+  if (ec) out.failures.push_back({dir.string(), fmt::format("unreadable: {}", ec.message())});
   for (const auto& device : devices) {
     std::error_code port_ec;
     auto ports = sorted_children(device / "ports", port_ec);
     if (port_ec) {
-      out.failures.push_back({(device / "ports").string(), "unreadable: " + port_ec.message()});
+      out.failures.push_back(
+          {(device / "ports").string(), fmt::format("unreadable: {}", port_ec.message())});
       continue;
     }
     for (const auto& port : ports) {
