@@ -4,11 +4,18 @@
 #include <csignal>
 #include <iostream>
 
+#include <pthread.h>
+
+#include <thread>
+
+#include "agent/agent_loop.hpp"
 #include "agent/expectations.hpp"
 #include "agent/options.hpp"
 #include "agent/print_readings.hpp"
+#include "operator/kube/config.hpp"
 #include "operator/kube/yaml.hpp"
 #include "operator/runtime/log.hpp"
+#include "operator/server/endpoints.hpp"
 
 using namespace respool;
 
@@ -40,6 +47,98 @@ int print_without_node(const agent::AgentFlags& flags, agent::CheckerOptions opt
     runtime::real_clock().sleep_for(
         std::chrono::duration_cast<runtime::Duration>(flags.check_period));
   }
+}
+
+std::string liveness(const agent::AgentLoop& loop, runtime::TimePoint started,
+                     runtime::Duration allowed) {
+  auto last = loop.last_period();
+  if (last == runtime::TimePoint{}) last = started;
+  return runtime::real_clock().now() - last > allowed ? "no check period ended lately" : "";
+}
+
+// Reports to the Node until SIGINT or SIGTERM.
+int run_agent(const agent::AgentFlags& flags, agent::CheckerOptions options) {
+  using std::chrono::duration_cast;
+  std::optional<policy::Catalog> catalog;
+  if (!flags.catalog.empty()) {
+    auto loaded = load_catalog(flags.catalog);
+    if (!loaded) {
+      runtime::log::error("main", "cannot read the catalog", {{"error", loaded.error()}});
+      return 1;
+    }
+    catalog = std::move(*loaded);
+  }
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+
+  kube::ConfigSource source;
+  if (!flags.kubeconfig.empty()) source.kubeconfig = flags.kubeconfig;
+  auto cluster = kube::resolve_config(source);
+  if (!cluster) {
+    runtime::log::error("main", "no cluster configuration", {{"error", cluster.error()}});
+    return 1;
+  }
+  kube::ClientOptions client_options;
+  client_options.user_agent = "respool-node-agent/" RESPOOL_VERSION;
+  client_options.qps = 5;  // one node's agent: a handful of requests per period at most
+  client_options.burst = 10;
+  auto client = kube::Client::create(*cluster, client_options);
+  if (!client) {
+    runtime::log::error("main", "cannot create the API client",
+                        {{"error", client.error().describe()}});
+    return 1;
+  }
+  auto& clock = runtime::real_clock();
+  runtime::Registry registry;
+  agent::AgentMetrics metrics(registry);
+  runtime::EventRecorderOptions event_options;
+  event_options.reporting_controller = "respool.io/node-agent";
+  event_options.reporting_instance = flags.node_name;
+  runtime::EventRecorder events(**client, clock, event_options);
+  events.start();
+  const auto heartbeat = duration_cast<std::chrono::seconds>(flags.heartbeat_period);
+  agent::NodeReporter reporter(**client, flags.node_name, &events, clock, heartbeat);
+  agent::Checker checker(std::move(options), clock);
+  agent::LoopOptions loop_options;
+  loop_options.check_period = duration_cast<runtime::Duration>(flags.check_period);
+  loop_options.once = flags.once;
+  agent::AgentLoop loop(checker, reporter, metrics, std::move(catalog), clock, loop_options);
+
+  const auto started = clock.now();
+  const auto allowed =
+      duration_cast<runtime::Duration>(3 * flags.check_period + 2 * flags.nvml_timeout +
+                                       2 * flags.dcmi_timeout) +
+      std::chrono::seconds(60);
+  server::EndpointsOptions endpoints;
+  endpoints.metrics_bind_address = flags.metrics_bind_address;
+  endpoints.health_probe_bind_address = flags.health_probe_bind_address;
+  endpoints.liveness.push_back(
+      {"checks", [&loop, started, allowed] { return liveness(loop, started, allowed); }});
+  endpoints.readiness.push_back(
+      {"reported", [&loop] { return loop.reported_once() ? "" : "conditions not written yet"; }});
+  auto served = server::Endpoints::start(endpoints, registry);
+  if (!served) {
+    runtime::log::error("main", "cannot serve the endpoints", {{"error", served.error()}});
+    return 1;
+  }
+  std::thread signal_thread([&loop, signals] {
+    int signal = 0;
+    sigwait(&signals, &signal);
+    runtime::log::info("main", "stopping", {{"signal", signal}});
+    loop.stop();
+  });
+  runtime::log::info(
+      "main", "starting",
+      {{"version", RESPOOL_VERSION}, {"node", flags.node_name}, {"server", cluster->server}});
+  loop.run();
+  if (flags.once) pthread_kill(signal_thread.native_handle(), SIGTERM);
+  signal_thread.join();
+  events.stop();
+  (*served)->stop();
+  return 0;
 }
 
 }  // namespace
@@ -75,10 +174,14 @@ int main(int argc, char** argv) {
     std::cerr << "Error: " << options.error() << "\n";
     return 2;
   }
-  if (flags.print_readings && !set.changed("node-name")) {
+  if (flags.print_readings) {
     if (!set.changed("state-dir")) options->state_file.clear();  // a look, not a run
     return print_without_node(flags, std::move(*options));
   }
-  std::cerr << "Error: reporting to a Node needs --node-name; use --print-readings to look\n";
-  return 2;
+  if (flags.node_name.empty()) {
+    std::cerr << "Error: no node to report on: set NODE_NAME (the downward API's spec.nodeName) "
+                 "or --node-name; --print-readings looks without one\n";
+    return 2;
+  }
+  return run_agent(flags, std::move(*options));
 }
