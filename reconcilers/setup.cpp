@@ -6,6 +6,7 @@
 #include "reconcilers/driverupgrade/driver_setup.hpp"
 #include "reconcilers/inventory/free_nodes_controller.hpp"
 #include "reconcilers/network/network_setup.hpp"
+#include "reconcilers/nodehealth/node_health_setup.hpp"
 #include "reconcilers/nodeoperation/operation_setup.hpp"
 #include "reconcilers/resourcepool/pool_setup.hpp"
 #include "reconcilers/shared_caches.hpp"
@@ -24,6 +25,7 @@ constexpr AddController kControllers[] = {
     add_driver_upgrade_controller,  // driver upgrades, keyed by pool
     add_training_job_controller,    // fault-tolerant training Jobs (--training-jobs)
     add_free_nodes_controller,      // the respool_free_nodes gauge
+    add_node_health_controller,     // isolation taints from respool-node-agent's conditions
 };
 
 // Plug-in manifests are DaemonSets: the kind the operator watches and scopes to pool nodes.

@@ -186,6 +186,8 @@ PoolNode pool_node(const NodeView& node, const Catalog& catalog, int running_job
   if (const std::string* replaced = annotation(kReplacementForAnnotation))
     out.replacement_for = *replaced;
   out.releasing = !node.deleting && node.has_taint(kReleasingTaintKey);
+  // Written by the node-health controller (node_health.hpp's kHealthStaleAnnotation).
+  if (const std::string* stale = annotation("respool.io/health-stale")) out.stale_findings = *stale;
   return out;
 }
 

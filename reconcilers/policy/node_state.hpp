@@ -91,6 +91,8 @@ struct PoolNode {
   std::optional<NodeOperationType> operation{};
   std::string replacement_for{};  // the node whose place this one took (respool.io/replacement-for)
   bool releasing = false;         // Deleting by the pool's own release (not a deletionTimestamp)
+  // The node agent's conditions whose heartbeats are stale (respool.io/health-stale, H16).
+  std::string stale_findings{};
 };
 PoolNode pool_node(const NodeView& node, const Catalog& catalog, int running_jobs);
 

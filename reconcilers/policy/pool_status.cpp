@@ -129,8 +129,26 @@ Condition progressing_condition(const PoolObservation& o, PoolPhase phase, const
   return {"Progressing", "False", "UpToDate", "the pool has the nodes its spec asks for"};
 }
 
+// H16: "; findings stale on n-3 (GPUHealthy)": said, never counted as abnormal.
+std::string stale_words(std::span<const PoolNode> nodes) {
+  std::string list;
+  std::size_t named = 0;
+  for (const PoolNode& node : nodes) {
+    if (node.stale_findings.empty()) continue;
+    if (named++ == kNamedAbnormalNodes) {
+      list.append(", and more");
+      break;
+    }
+    if (!list.empty()) list.append(", ");
+    list.append(node.name).append(" (").append(node.stale_findings).append(")");
+  }
+  return list.empty() ? list : "; the node agent's findings are stale on " + list;
+}
+
 Condition degraded_condition(std::span<const PoolNode> nodes, const NodeCounts& c) {
-  if (c.abnormal == 0) return {"Degraded", "False", "NoAbnormalNodes", "no node is abnormal"};
+  if (c.abnormal == 0) {
+    return {"Degraded", "False", "NoAbnormalNodes", "no node is abnormal" + stale_words(nodes)};
+  }
   std::string list;
   std::size_t named = 0;
   for (const PoolNode& node : nodes) {
@@ -145,7 +163,7 @@ Condition degraded_condition(std::span<const PoolNode> nodes, const NodeCounts& 
     list += (list.empty() ? "" : ", ") + node.name + " (" + codes + ")";
   }
   return {"Degraded", "True", "AbnormalNodes",
-          n(c.abnormal) + " of " + n(c.total) + " nodes are abnormal: " + list};
+          n(c.abnormal) + " of " + n(c.total) + " nodes are abnormal: " + list + stale_words(nodes)};
 }
 
 json counts_json(const NodeCounts& c) {

@@ -339,3 +339,24 @@ TEST_CASE("P8: summaries come from the status as stored", "[policy][events][rule
   CHECK(summarize(status) == PoolSummary{"Scaling", 1, 0, 0, 2, 3});
   CHECK(summary_from_status_json(to_json(status)) == summarize(status));
 }
+
+TEST_CASE("H16: stale findings are said in the Degraded message, never counted as abnormal",
+          "[policy][status][rule:H16]") {
+  Scenario s;
+  s.previous = PoolPhase::Running;
+  s.nodes = {node("g-1", "gpu-8x-a100", NodeState::Available),
+             node("g-2", "gpu-8x-a100", NodeState::Available),
+             node("c-1", "cpu-64c", NodeState::Available)};
+  s.nodes[1].stale_findings = "GPUHealthy,ClockSynchronized";
+  PoolStatus status = s.derive();
+  CHECK(status.nodes.abnormal == 0);
+  const Condition& degraded = condition(status, "Degraded");
+  CHECK(degraded.status == "False");
+  CHECK(degraded.message ==
+        "no node is abnormal; the node agent's findings are stale on g-2 "
+        "(GPUHealthy,ClockSynchronized)");
+  s.nodes[0].state = {NodeState::Abnormal, {"A050101"}};
+  CHECK(condition(s.derive(), "Degraded").message ==
+        "1 of 3 nodes are abnormal: g-1 (A050101); the node agent's findings are stale on g-2 "
+        "(GPUHealthy,ClockSynchronized)");
+}
