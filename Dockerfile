@@ -17,10 +17,11 @@ COPY CMakeLists.txt ./
 COPY cmd/ cmd/
 COPY operator/ operator/
 COPY reconcilers/ reconcilers/
+COPY agent/ agent/
 RUN cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DRESPOOL_BUILD_TESTS=OFF \
       -DRESPOOL_BUILD_BENCH=OFF -DRESPOOL_UNITY=ON \
- && cmake --build build --target respool-operator -j "$(nproc)" \
- && strip build/respool-operator
+ && cmake --build build --target respool-operator respool-node-agent -j "$(nproc)" \
+ && strip build/respool-operator build/agent/respool-node-agent
 
 FROM debian:bookworm-slim
 # The shared libraries respool-operator links (ldd), and nothing else: no shell tools are added.
@@ -32,6 +33,8 @@ RUN groupadd --system --gid 65532 respool \
  && useradd --system --uid 65532 --gid 65532 --home-dir /nonexistent --no-create-home \
       --shell /usr/sbin/nologin respool
 COPY --from=build /src/build/respool-operator /usr/local/bin/respool-operator
+# The node agent, run by the chart's DaemonSet from this same image (nodeAgent.enabled).
+COPY --from=build /src/build/agent/respool-node-agent /usr/local/bin/respool-node-agent
 COPY config/catalog.yaml /etc/respool/catalog.yaml
 USER 65532:65532
 ENTRYPOINT ["/usr/local/bin/respool-operator"]

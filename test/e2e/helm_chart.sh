@@ -67,11 +67,48 @@ for name in default custom; do
        ($c.livenessProbe.httpGet.path == "/healthz"), ($c.readinessProbe.httpGet.path == "/readyz"),
        ($c.resources.requests.memory != null), ($c.resources.limits.memory != null)]
     | select(all | not) | "Deployment not hardened: \(.)"'
-  # Every ServiceAccount a binding names is the one the Deployment runs as.
+  # Every ServiceAccount a binding names is the one the Deployment (or, for the node agent's
+  # bindings, the DaemonSet) runs as.
   check $name '(.[] | select(.kind == "Deployment") | .spec.template.spec.serviceAccountName) as $sa
-    | .[] | select(.kind == "RoleBinding" or .kind == "ClusterRoleBinding") | .subjects[]
-    | select(.name != $sa) | "binding subject \(.name), the pods run as \($sa)"'
+    | ([.[] | select(.kind == "DaemonSet") | .spec.template.spec.serviceAccountName][0] // "") as $agent
+    | .[] | select(.kind == "RoleBinding" or .kind == "ClusterRoleBinding")
+    | (if .metadata.labels["app.kubernetes.io/component"] == "node-agent" then $agent else $sa end) as $want
+    | .subjects[] | select(.name != $want) | "binding subject \(.name), the pods run as \($want)"'
+  # The node agent (nodeAgent.enabled, default true): on pool nodes only, tolerating respool's
+  # taints, a read-only root, host paths read-only but its state directory, NODE_NAME.
+  check $name '.[] | select(.kind == "DaemonSet") | .spec.template.spec as $p | $p.containers[0] as $c
+    | [($p.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0]
+        == {"key": "respool.io/pool", "operator": "Exists"}),
+       ([$p.tolerations[].key] | index("respool.io/pool") != null and index("isolation.respool.io/A050101") != null
+        and index("isolation.respool.io/A200008") != null),
+       $c.securityContext.readOnlyRootFilesystem == true,
+       ([$c.volumeMounts[] | select(.readOnly != true) | .mountPath] == ["/var/lib/respool-node-agent"]),
+       ([$p.volumes[] | select(.hostPath) | .name] - ["host-sys", "host-proc", "state", "ascend-driver"] == []),
+       ($c.env[0] == {"name": "NODE_NAME", "valueFrom": {"fieldRef": {"fieldPath": "spec.nodeName"}}}),
+       ($c.livenessProbe.httpGet.path == "/healthz"), ($c.resources.limits.memory != null),
+       ($c.command == ["/usr/local/bin/respool-node-agent"])]
+    | select(all | not) | "node agent DaemonSet: \(.)"'
+  # Its RBAC is exactly: get nodes, patch nodes/status, create and patch events in default.
+  check $name '[.[] | select((.kind == "ClusterRole" or .kind == "Role")
+      and .metadata.labels["app.kubernetes.io/component"] == "node-agent")
+    | {ns: (.metadata.namespace // ""), rules}]
+    | select(. != [{ns: "", rules: [{apiGroups: [""], resources: ["nodes"], verbs: ["get"]},
+                                    {apiGroups: [""], resources: ["nodes/status"], verbs: ["patch"]}]},
+                   {ns: "default", rules: [{apiGroups: ["events.k8s.io"], resources: ["events"],
+                                            verbs: ["create", "patch"]}]}])
+    | "node agent RBAC: \(tojson)"'
 done
+check default 'map(select(.kind == "DaemonSet")) | select(length != 1) | "no node agent DaemonSet by default"'
+render no-agent respool --namespace respool-system --set nodeAgent.enabled=false
+check no-agent '.[] | select(.metadata.labels["app.kubernetes.io/component"] == "node-agent")
+  | "\(.kind)/\(.metadata.name) though nodeAgent.enabled=false"'
+render agent-runtime respool --namespace respool-system --set nodeAgent.runtimeClassName=nvidia \
+  --set nodeAgent.ascendDriverPath=/usr/local/Ascend/driver --set nodeAgent.privileged=true
+check agent-runtime '.[] | select(.kind == "DaemonSet") | .spec.template.spec as $p
+  | [$p.runtimeClassName == "nvidia", $p.containers[0].securityContext.privileged == true,
+     ($p.containers[0].args | index("--dcmi-library=/host-ascend/lib64/driver/libdcmi.so") != null),
+     ([$p.volumes[] | select(.name == "ascend-driver") | .hostPath.path] == ["/usr/local/Ascend/driver"])]
+  | select(all | not) | "node agent values not applied: \(.)"'
 
 echo "--- the defaults: 2 replicas with leader election, spread, PDB, no ServiceMonitor"
 check default '[.[] | select(.kind == "Deployment")][0] as $d | $d.spec.template.spec.containers[0].args as $a
@@ -135,7 +172,7 @@ check custom '.[] | select(.kind == "ConfigMap" and (.metadata.name | endswith("
 check custom '.[] | select(.kind == "Role" and (.rules[0].resourceNames // [] | index("pools-lease") | not)
   and (.metadata.name | endswith("leader-election"))) | "Lease Role does not name pools-lease"'
 check custom '.[] | select(.metadata.labels.team != "platform") | "\(.kind): commonLabels missing"'
-check custom '.[] | select(.kind == "ServiceAccount")
+check custom '.[] | select(.kind == "ServiceAccount" and .metadata.labels["app.kubernetes.io/component"] == "operator")
   | select(.metadata.annotations["iam.example/role"] != "respool") | "ServiceAccount annotations"'
 
 echo "--- values the schema refuses"
@@ -148,6 +185,8 @@ refuse 'Additional property replicas is not allowed' --set replicas=3
 refuse 'logLevel must be one of' --set operator.logLevel=verbose
 refuse 'workers: Must be greater than or equal to 1' --set operator.workers=0
 refuse 'leaseDuration: Does not match pattern' --set-string leaderElection.leaseDuration=15
+refuse 'nodeAgent.checks.1 must be one of' --set 'nodeAgent.checks={gpu,nvlink}'
+refuse 'nodeAgent.checkPeriod: Does not match pattern' --set-string nodeAgent.checkPeriod=30
 refuse 'serviceMonitor.enabled needs metrics.service.enabled' \
   --set serviceMonitor.enabled=true --set metrics.service.enabled=false
 

@@ -14,6 +14,10 @@
 # and when the request is a write made while reconciling a Network, ResourcePool,
 # NodeOperation or training Job, a Warning event on that object names it too (what
 # `kubectl describe` shows).
+# respool-node-agent (nodeAgent.enabled, the default) is proven the same way with its own
+# ServiceAccount and RBAC: it writes its conditions on its node, records a fault's event and
+# counts the fault's repeat in that event's series, without a 403; each of its permissions taken
+# away makes one of those steps fail, and its log names the refused request.
 # Rounds run RBAC_TEST_JOBS at a time (default 3): they mostly wait on the operator.
 # RBAC_TEST_ONLY=REGEX takes away only the permissions whose description matches.
 # Usage: rbac_least_privilege.sh BUILD_DIR SOURCE_DIR
@@ -34,7 +38,13 @@ began=$SECONDS
 helm template respool "$chart" --namespace $ns >"$work/chart.yaml"
 bash "$src/scripts/yaml-to-json.sh" "$work/chart.yaml" >"$work/chart.jsonl"
 jq -c 'select(.kind | test("^(ServiceAccount|ClusterRole|ClusterRoleBinding|Role|RoleBinding)$"))' \
-  "$work/chart.jsonl" >"$work/rbac.jsonl"
+  "$work/chart.jsonl" >"$work/rbac-chart.jsonl"
+# The operator's objects, and the node agent's (component node-agent), each proven on its own.
+jq -c 'select(.metadata.labels["app.kubernetes.io/component"] != "node-agent")' \
+  "$work/rbac-chart.jsonl" >"$work/rbac.jsonl"
+jq -c 'select(.metadata.labels["app.kubernetes.io/component"] == "node-agent")' \
+  "$work/rbac-chart.jsonl" >"$work/agent-rbac.jsonl"
+agent_sa=$(jq -r 'select(.kind == "DaemonSet") | .spec.template.spec.serviceAccountName' "$work/chart.jsonl")
 sa=$(jq -r 'select(.kind == "Deployment") | .spec.template.spec.serviceAccountName' "$work/chart.jsonl")
 # The chart's arguments, but the catalog, the endpoints (the test's own) and a faster retry
 # period, so that a round needs no 2 s per leader-election step.
@@ -65,8 +75,11 @@ jq -r -s 'to_entries[] | .key as $o | .value | select(.kind == "Role" or .kind =
   | .rules | to_entries[] | .key as $r | .value | .verbs[] as $v | .resources[] | "\($o) \($r) \(.) \($v)"' \
   "$work/rbac.jsonl" >"$work/permissions.txt"
 [ "$(wc -l <"$work/permissions.txt")" -ge 20 ] || fail "the chart grants $(wc -l <"$work/permissions.txt") permissions"
-describe() { # describe OBJECT RULE RESOURCE VERB
-  jq -r -s --argjson o "$1" '.[$o] | "\(.kind)/\(.metadata.name)"' "$work/rbac.jsonl" | tr -d '\n'
+jq -r -s 'to_entries[] | .key as $o | .value | select(.kind == "Role" or .kind == "ClusterRole")
+  | .rules | to_entries[] | .key as $r | .value | .verbs[] as $v | .resources[] | "\($o) \($r) \(.) \($v)"' \
+  "$work/agent-rbac.jsonl" >"$work/agent-permissions.txt"
+describe() { # describe OBJECT RULE RESOURCE VERB [RBAC-JSONL]
+  jq -r -s --argjson o "$1" '.[$o] | "\(.kind)/\(.metadata.name)"' "${5:-$work/rbac.jsonl}" | tr -d '\n'
   echo ": $4 $3"
 }
 # without OBJECT RULE RESOURCE VERB: the chart's RBAC with that one permission taken away (the
@@ -78,7 +91,7 @@ without() {
           + [($rule | .resources -= [$res]) | select(.resources | length > 0)]
           + [($rule | .resources = [$res] | .verbs -= [$v]) | select(.verbs | length > 0)]
           + .rules[$r + 1:]
-    end' "$work/rbac.jsonl"
+    end' "${5:-$work/rbac.jsonl}"
 }
 
 # --- The API, through curl: a poll costs a few milliseconds where kubectl costs a hundred.
@@ -371,6 +384,75 @@ round() {
   wait  # both gone before the folder is removed
 }
 
+
+# --- The node agent's round: a sandbox, respool-node-agent on one node with the test NVML
+# library, bound by RBAC-JSONL; writes "$work/NAME/result" as round does.
+agent_gpus() { # agent_gpus ECC: eight GPUs, GPU 0 with ECC volatile uncorrectable errors
+  jq -n --argjson ecc "$1" '{devices: [range(8) as $i | {uuid: "GPU-\($i)", name: "NVIDIA H100",
+    eccVolatileUncorrected: (if $i == 0 then $ecc else 0 end), powerMilliwatts: 70000}]}' \
+    >"$dir/nvml.json.tmp"
+  mv "$dir/nvml.json.tmp" "$dir/nvml.json"
+}
+agent_condition() { # "status reason" of GPUHealthy on the agent's node
+  get "/api/v1/nodes/$agent_node" | jq -r '.status.conditions[] | select(.type == "GPUHealthy") | "\(.status) \(.reason)"'
+}
+agent_is() { [ "$(agent_condition)" = "$1" ]; }
+agent_scenarios() {
+  failed_step=""
+  wait_for "agent: GPUHealthy True on its node" agent_is "True Healthy" || return 1
+  agent_gpus 2
+  wait_for "agent: GPUHealthy False A050101" agent_is "False A050101" || return 1
+  wait_for "agent: the fault's event on the node" event_seen NodeHealthFault "A050101" || return 1
+  agent_gpus 0
+  wait_for "agent: GPUHealthy True again" agent_is "True Healthy" || return 1
+  agent_gpus 2
+  wait_for "agent: the repeated fault counted in the event's series" \
+    event_seen NodeHealthFault "A050101" 2 || return 1
+}
+agent_round() { # agent_round NAME RBAC-JSONL [VERB RESOURCE]
+  local name=$1 rbac=$2 verb=${3:-} resource=${4:-}
+  local dir="$work/$name" started=$SECONDS
+  mkdir -p "$dir/host/proc/1"
+  "$build/respool-sandbox" --state-dir "$dir/sandbox" --nodes "$src/examples/sandbox-nodes.yaml" \
+    >"$dir/sandbox.out" 2>"$dir/sandbox.log" &
+  echo $! >>"$dir/pids"
+  for _ in $(seq 100); do [ -s "$dir/sandbox.out" ] && break; sleep 0.1; done
+  local kubeconfig token
+  kubeconfig=$(head -1 "$dir/sandbox.out")
+  server=$(sed -n 's/^ *server: //p' "$kubeconfig")
+  admin=$(sed -n 's/^ *token: //p' "$kubeconfig")
+  ca="$dir/sandbox/ca.crt"
+  api POST /api/v1/namespaces - <<<'{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"'$ns'"}}' >/dev/null
+  create_all "$rbac"
+  token=$(api POST "/api/v1/namespaces/$ns/serviceaccounts/$agent_sa/token" - <<<'{"apiVersion":"authentication.k8s.io/v1","kind":"TokenRequest","spec":{"expirationSeconds":3600}}' |
+    jq -r .status.token)
+  [ -n "$token" ] && [ "$token" != null ]
+  sed "s|^\( *token:\).*|\1 $token|" "$kubeconfig" >"$dir/agent.kubeconfig"
+  for _ in $(seq 100); do
+    agent_node=$(get /api/v1/nodes | jq -r '.items[0].metadata.name // ""')
+    [ -n "$agent_node" ] && break
+    sleep 0.1
+  done
+  printf '22 1 8:1 / / rw - ext4 /dev/sda1 rw\n' >"$dir/host/proc/1/mountinfo"
+  agent_gpus 0
+  log="$dir/agent.log"
+  RESPOOL_FAKE_NVML_FILE="$dir/nvml.json" "$build/agent/respool-node-agent" \
+    --kubeconfig "$dir/agent.kubeconfig" --node-name "$agent_node" \
+    --nvml-library "$build/agent/testlibs/libnvidia-ml-fake.so" --host-root "$dir/host" \
+    --checks gpu,kubelet-directory --check-period 500ms --state-dir "$dir/state" \
+    --metrics-bind-address 0 --health-probe-bind-address 0 --log-format json >"$log" 2>&1 &
+  echo $! >>"$dir/pids"
+  local said="Forbidden \\(403\\).*cannot $verb resource \"$resource\""
+  refused=${verb:+${said//\"/\\\\?\"}}
+  local outcome=passed logged=no
+  agent_scenarios || outcome=failed
+  [ -n "$verb" ] && grep -Eq "$refused" "$log" && logged=yes
+  printf "%s|%s|%s|%s|%s\n" "$outcome" "$failed_step" "$logged" no $((SECONDS - started)) \
+    >"$dir/result"
+  xargs kill -9 <"$dir/pids" 2>/dev/null || true
+  wait
+}
+
 # --- The rounds, a few at a time: first the chart's RBAC whole, then each permission taken away.
 echo "all" >"$work/rounds.txt"
 n=0
@@ -391,11 +473,28 @@ while read -r o r resource verb; do
   printf 'without-%s\t%s\t%s\t%s\t%s\n' $n "$verb" "$resource" $write "$(describe $o $r $resource $verb)" \
     >>"$work/rounds.txt"
 done <"$work/permissions.txt"
+agent=false
+[ -s "$work/agent-rbac.jsonl" ] && [ -x "$build/agent/respool-node-agent" ] && agent=true
+if $agent; then
+  echo "agent-all" >>"$work/rounds.txt"
+  while read -r o r resource verb; do
+    [[ $(describe $o $r $resource $verb "$work/agent-rbac.jsonl") =~ ${RBAC_TEST_ONLY:-.} ]] || continue
+    n=$((n + 1))
+    without "$o" "$r" "$resource" "$verb" "$work/agent-rbac.jsonl" >"$work/rbac-$n.jsonl"
+    printf 'agent-without-%s\t%s\t%s\t%s\t%s\n' $n "$verb" "$resource" false \
+      "$(describe $o $r $resource $verb "$work/agent-rbac.jsonl")" >>"$work/rounds.txt"
+  done <"$work/agent-permissions.txt"
+fi
 
 running=0
 while IFS=$'\t' read -r name verb resource write description; do
   if [ "$name" = all ]; then
     (round all "$work/rbac.jsonl") >"$work/all.out" 2>&1 &
+  elif [ "$name" = agent-all ]; then
+    (agent_round agent-all "$work/agent-rbac.jsonl") >"$work/agent-all.out" 2>&1 &
+  elif [[ $name == agent-without-* ]]; then
+    (limit=15; agent_round "$name" "$work/rbac-${name#agent-without-}.jsonl" "$verb" "$resource") \
+      >"$work/$name.out" 2>&1 &
   else
     (limit=15; round "$name" "$work/rbac-${name#without-}.jsonl" "$verb" "$resource" "$write") \
       >"$work/$name.out" 2>&1 &
@@ -408,7 +507,7 @@ wait
 # --- The verdicts.
 show() { # show NAME: what a failed round left
   echo "== $1: $(cat "$work/$1.out" 2>/dev/null | tail -5)"
-  grep -E '"level":"(warn|error)"' "$work/$1/operator.log" 2>/dev/null | head -5 || true
+  grep -hE '"level":"(warn|error)"' "$work/$1/operator.log" "$work/$1/agent.log" 2>/dev/null | head -5 || true
   tail -3 "$work/$1/sandbox.log" 2>/dev/null || true
 }
 failures=0
@@ -421,8 +520,20 @@ elif grep -q 'Forbidden (403)' "$work/all/operator.log"; then
 else
   echo "with the chart's RBAC: every scenario passes, no 403 ($seconds s)"
 fi
+if $agent; then
+  IFS='|' read -r outcome step _ _ seconds <"$work/agent-all/result" 2>/dev/null || outcome="no result"
+  if [ "$outcome" != passed ]; then
+    echo "FAIL: the node agent with the chart's RBAC: $outcome${step:+ at \"$step\"}"; show agent-all
+    failures=$((failures + 1))
+  elif grep -q 'Forbidden (403)' "$work/agent-all/agent.log"; then
+    echo "FAIL: a 403 to the node agent with the chart's RBAC: $(grep -m1 'Forbidden (403)' "$work/agent-all/agent.log")"
+    failures=$((failures + 1))
+  else
+    echo "the node agent with the chart's RBAC: every step passes, no 403 ($seconds s)"
+  fi
+fi
 while IFS=$'\t' read -r name verb resource write description; do
-  [ "$name" = all ] && continue
+  [ "$name" = all ] || [ "$name" = agent-all ] && continue
   if ! IFS='|' read -r outcome step logged evented seconds <"$work/$name/result" 2>/dev/null; then
     echo "FAIL: without $description: the round did not finish"; show "$name"; failures=$((failures + 1))
   elif [ "$outcome" = passed ]; then

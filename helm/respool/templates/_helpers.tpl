@@ -88,3 +88,43 @@ no labelSelector, so that values need not repeat the release's labels.
 {{- end }}
 {{- $total }}
 {{- end }}
+
+{{/* respool-node-agent: its objects' name, labels and selector (a name of its own, so that the
+operator's Service, PodDisruptionBudget and Deployment never select the agent's pods). */}}
+{{- define "respool.agentName" -}}
+{{- printf "%s-node-agent" (include "respool.fullname" .) | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{- define "respool.agentSelectorLabels" -}}
+app.kubernetes.io/name: {{ printf "%s-node-agent" (include "respool.name" .) | trunc 63 | trimSuffix "-" }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end }}
+
+{{- define "respool.agentLabels" -}}
+helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+{{ include "respool.agentSelectorLabels" . }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/component: node-agent
+app.kubernetes.io/part-of: respool
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+{{- with .Values.commonLabels }}
+{{ toYaml . }}
+{{- end }}
+{{- end }}
+
+{{/* The agent's image: the operator's (both binaries are in it) unless nodeAgent.image says. */}}
+{{- define "respool.agentImage" -}}
+{{- $repository := default .Values.image.repository .Values.nodeAgent.image.repository }}
+{{- $digest := default .Values.image.digest .Values.nodeAgent.image.digest }}
+{{- if $digest }}
+{{- printf "%s@%s" $repository $digest }}
+{{- else }}
+{{- printf "%s:%s" $repository (default (default .Chart.AppVersion .Values.image.tag) .Values.nodeAgent.image.tag) }}
+{{- end }}
+{{- end }}
+
+{{/* Every isolation code of RULES.md's table: the agent tolerates them all, so that it keeps
+reporting on a node respool isolated (and sees it heal). */}}
+{{- define "respool.isolationCodes" -}}
+A050101 A050102 A050103 A050104 A050148 A050109 A050147 A050121 A050122 A050123 A050129 A050149 A050951 A050146 A050202 A050203 A050206 A050801 A050802 A200001 A200002 A200008 A050933 A050931 A050932
+{{- end }}
