@@ -75,11 +75,9 @@ std::expected<void, std::string> BoundedWorker::run(Task task, std::chrono::mill
   std::unique_lock lock(state_->mu);
   auto& s = *state_;
   if (s.busy || s.has_task) {
-    auto since = std::chrono::duration_cast<std::chrono::seconds>(Steady::now() - s.call_started);
-    return std::unexpected(
-        fmt::format("{} has not returned for {}s (still waiting for it; "
-                    "{} calls are suspended)",
-                    s.call, since.count(), s.library));
+    // The same words as when it timed out: a condition's message must not change while
+    // nothing does (each change is a write of the node's status).
+    return std::unexpected(fmt::format("{} did not return within {}ms", s.call, timeout.count()));
   }
   s.task = std::move(task);
   s.has_task = true;

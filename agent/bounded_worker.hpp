@@ -2,8 +2,8 @@
 // Runs calls into a vendor library that may hang (a wedged GPU driver blocks NVML calls for
 // minutes) on a thread of its own, and stops waiting for a call after a timeout, so that a hung
 // driver never hangs the agent (A050103). A hung call keeps its thread: until it returns,
-// further tasks fail at once naming it. The thread cannot be interrupted, so the destructor
-// leaves a hung one detached; everything it touches is owned by the task (shared_ptr).
+// further tasks fail at once naming it, in the same words. The thread cannot be interrupted, so the
+// destructor leaves a hung one detached; everything it touches is owned by the task (shared_ptr).
 
 #include <chrono>
 #include <condition_variable>

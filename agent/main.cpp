@@ -56,58 +56,50 @@ std::string liveness(const agent::AgentLoop& loop, runtime::TimePoint started,
   return runtime::real_clock().now() - last > allowed ? "no check period ended lately" : "";
 }
 
-// Reports to the Node until SIGINT or SIGTERM.
-int run_agent(const agent::AgentFlags& flags, agent::CheckerOptions options) {
-  using std::chrono::duration_cast;
-  std::optional<policy::Catalog> catalog;
-  if (!flags.catalog.empty()) {
-    auto loaded = load_catalog(flags.catalog);
-    if (!loaded) {
-      runtime::log::error("main", "cannot read the catalog", {{"error", loaded.error()}});
-      return 1;
-    }
-    catalog = std::move(*loaded);
-  }
+// The catalog, when --catalog names one (the flavor's promises are unknown without).
+std::expected<std::optional<policy::Catalog>, std::string> optional_catalog(
+    const agent::AgentFlags& flags) {
+  if (flags.catalog.empty()) return std::optional<policy::Catalog>{};
+  auto loaded = load_catalog(flags.catalog);
+  if (!loaded) return std::unexpected(loaded.error());
+  return std::optional<policy::Catalog>(std::move(*loaded));
+}
+
+// SIGINT and SIGTERM go to one thread (sigwait); every thread created after this blocks them.
+sigset_t block_stop_signals() {
   sigset_t signals;
   sigemptyset(&signals);
   sigaddset(&signals, SIGINT);
   sigaddset(&signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  return signals;
+}
 
+std::expected<std::unique_ptr<kube::Client>, std::string> connect(const agent::AgentFlags& flags,
+                                                                  std::string& server) {
   kube::ConfigSource source;
   if (!flags.kubeconfig.empty()) source.kubeconfig = flags.kubeconfig;
   auto cluster = kube::resolve_config(source);
-  if (!cluster) {
-    runtime::log::error("main", "no cluster configuration", {{"error", cluster.error()}});
-    return 1;
-  }
-  kube::ClientOptions client_options;
-  client_options.user_agent = "respool-node-agent/" RESPOOL_VERSION;
-  client_options.qps = 5;  // one node's agent: a handful of requests per period at most
-  client_options.burst = 10;
-  auto client = kube::Client::create(*cluster, client_options);
+  if (!cluster) return std::unexpected("no cluster configuration: " + cluster.error());
+  server = cluster->server;
+  kube::ClientOptions options;
+  options.user_agent = "respool-node-agent/" RESPOOL_VERSION;
+  options.qps = 5;  // one node's agent: a handful of requests per period at most
+  options.burst = 10;
+  auto client = kube::Client::create(*cluster, options);
   if (!client) {
-    runtime::log::error("main", "cannot create the API client",
-                        {{"error", client.error().describe()}});
-    return 1;
+    return std::unexpected(std::string("cannot create the API client: ") +
+                           client.error().describe());
   }
-  auto& clock = runtime::real_clock();
-  runtime::Registry registry;
-  agent::AgentMetrics metrics(registry);
-  runtime::EventRecorderOptions event_options;
-  event_options.reporting_controller = "respool.io/node-agent";
-  event_options.reporting_instance = flags.node_name;
-  runtime::EventRecorder events(**client, clock, event_options);
-  events.start();
-  const auto heartbeat = duration_cast<std::chrono::seconds>(flags.heartbeat_period);
-  agent::NodeReporter reporter(**client, flags.node_name, &events, clock, heartbeat);
-  agent::Checker checker(std::move(options), clock);
-  agent::LoopOptions loop_options;
-  loop_options.check_period = duration_cast<runtime::Duration>(flags.check_period);
-  loop_options.once = flags.once;
-  agent::AgentLoop loop(checker, reporter, metrics, std::move(catalog), clock, loop_options);
+  return std::move(*client);
+}
 
-  const auto started = clock.now();
+// /healthz fails when no period ended for three periods and both libraries' timeouts (a hung
+// NVML call costs one timeout per period, never the loop); /readyz once conditions are written.
+server::EndpointsOptions endpoint_options(const agent::AgentFlags& flags,
+                                          const agent::AgentLoop& loop) {
+  using std::chrono::duration_cast;
+  const auto started = runtime::real_clock().now();
   const auto allowed =
       duration_cast<runtime::Duration>(3 * flags.check_period + 2 * flags.nvml_timeout +
                                        2 * flags.dcmi_timeout) +
@@ -119,20 +111,41 @@ int run_agent(const agent::AgentFlags& flags, agent::CheckerOptions options) {
       {"checks", [&loop, started, allowed] { return liveness(loop, started, allowed); }});
   endpoints.readiness.push_back(
       {"reported", [&loop] { return loop.reported_once() ? "" : "conditions not written yet"; }});
-  auto served = server::Endpoints::start(endpoints, registry);
-  if (!served) {
-    runtime::log::error("main", "cannot serve the endpoints", {{"error", served.error()}});
-    return 1;
-  }
+  return endpoints;
+}
+
+// Reports to the Node until SIGINT or SIGTERM.
+int run_agent(const agent::AgentFlags& flags, agent::CheckerOptions options) {
+  using std::chrono::duration_cast;
+  auto catalog = optional_catalog(flags);
+  if (!catalog) return runtime::log::error("main", catalog.error()), 1;
+  const sigset_t signals = block_stop_signals();
+  std::string server;
+  auto client = connect(flags, server);
+  if (!client) return runtime::log::error("main", client.error()), 1;
+  auto& clock = runtime::real_clock();
+  runtime::Registry registry;
+  agent::AgentMetrics metrics(registry);
+  runtime::EventRecorderOptions event_options;
+  event_options.reporting_controller = "respool.io/node-agent";
+  event_options.reporting_instance = flags.node_name;
+  runtime::EventRecorder events(**client, clock, event_options);
+  events.start();
+  agent::NodeReporter reporter(**client, flags.node_name, &events, clock,
+                               duration_cast<std::chrono::seconds>(flags.heartbeat_period));
+  agent::Checker checker(std::move(options), clock);
+  agent::AgentLoop loop(checker, reporter, metrics, std::move(*catalog), clock,
+                        {duration_cast<runtime::Duration>(flags.check_period), flags.once});
+  auto served = server::Endpoints::start(endpoint_options(flags, loop), registry);
+  if (!served) return runtime::log::error("main", "cannot serve: " + served.error()), 1;
   std::thread signal_thread([&loop, signals] {
     int signal = 0;
     sigwait(&signals, &signal);
     runtime::log::info("main", "stopping", {{"signal", signal}});
     loop.stop();
   });
-  runtime::log::info(
-      "main", "starting",
-      {{"version", RESPOOL_VERSION}, {"node", flags.node_name}, {"server", cluster->server}});
+  runtime::log::info("main", "starting",
+                     {{"version", RESPOOL_VERSION}, {"node", flags.node_name}, {"server", server}});
   loop.run();
   if (flags.once) pthread_kill(signal_thread.native_handle(), SIGTERM);
   signal_thread.join();
