@@ -11,7 +11,9 @@
 #     isolation taint on another node stays);
 #   an InfiniBand port DOWN on another node: InfiniBandHealthy False A050147 and the taint;
 #   that node's agent killed with SIGKILL mid-check, again and again, and restarted: the finding
-#     is never lost (the condition never turns True, the taint never goes) and no write flaps.
+#     is never lost (the condition never turns True, the taint never goes) and no write flaps;
+#   NVML hangs in a call: GPUHealthy False A050103 within --nvml-timeout plus one period, while the
+#     agent's /healthz answers; NVML answers again: True.
 # Usage: node_health_agent.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
 build=${1:?build dir}
@@ -199,4 +201,26 @@ tainted "$ib" A050147 || fail "the A050147 taint left $ib during the kills"
 ! has -v "^False A050147 " "$work/ib-watch.txt" || fail "InfiniBandHealthy flapped: $(sort | uniq -c <"$work/ib-watch.txt")"
 [ "$(awk '{ print $3 }' "$work/ib-watch.txt" | sort -u | wc -l)" -le 1 ] ||
   fail "InfiniBandHealthy's lastTransitionTime moved: $(cat "$work/ib-watch.txt")"
+echo "--- NVML hangs on $bad: A050103 within --nvml-timeout plus a period; /healthz still answers"
+victim=$(agent_pid "$bad")
+kill -9 "$victim" 2>/dev/null || true
+wait "$victim" 2>/dev/null || true
+health=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+RESPOOL_FAKE_NVML_FILE="$work/nvml-$bad.json" "$agent_bin" --kubeconfig "$KUBECONFIG" \
+  --node-name "$bad" --catalog "$src/config/catalog.yaml" --host-root "$work/host-$bad" \
+  --nvml-library "$nvml" --checks gpu,infiniband,kubelet-directory --check-period ${period}s \
+  --nvml-timeout 1s --heartbeat-period 60s --state-dir "$work/state-$bad" \
+  --metrics-bind-address 0 --health-probe-bind-address "127.0.0.1:$health" --log-format json \
+  >>"$work/agent-$bad.log" 2>&1 &
+pids+=($!)
+healthz() { [ "$(curl -s --max-time 2 "http://127.0.0.1:$health/healthz")" = ok ]; }
+wait_for 30 "the restarted agent's /healthz" healthz
+gpus "$bad" | jq '.hang = "nvmlDeviceGetTotalEccErrors"' | put "$work/nvml-$bad.json"
+hung() { [ "$(cond "$bad" GPUHealthy)" = "False A050103" ]; }
+wait_for $((1 + period + 8)) "GPUHealthy False A050103 on $bad (timeout plus a period: $((1 + period)) s)" hung
+healthz || fail "/healthz does not answer while NVML hangs"
+k get node "$bad" -o json | jq -r '.status.conditions[] | select(.type == "GPUHealthy") | .message' |
+  has "nvmlDeviceGetTotalEccErrors" || fail "the A050103 message names no NVML call"
+gpus "$bad" | put "$work/nvml-$bad.json"
+wait_for $((2 * period + 8)) "GPUHealthy True once NVML answers again" gpu_healthy
 echo "node_health_agent: all checks passed"
