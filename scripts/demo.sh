@@ -61,6 +61,34 @@ pids+=($!)
 
 # 4. The examples: a Network, then a ResourcePool that uses it.
 k apply -f examples/network.yaml -f examples/resourcepool.yaml
+
+# 5. respool-node-agent on each GPU node of the pool, as the chart's DaemonSet would run it, but
+#    reading the test NVML library (agent/testlibs) and a made-up host tree under
+#    $work/agents/NODE: scripts/node-fault.sh changes what it reads (README, "Node health").
+agent=$build/agent/respool-node-agent
+nvml=$build/agent/testlibs/libnvidia-ml-fake.so
+if [ -x "$agent" ] && [ -f "$nvml" ] && command -v jq >/dev/null; then
+  gpu_nodes=()
+  for _ in $(seq 150); do
+    mapfile -t gpu_nodes < <(k get nodes -l 'respool.io/pool=gpu-a,node.kubernetes.io/instance-type=gpu-8x-a100' \
+      -o jsonpath='{range .items[*]}{.metadata.name}{"\n"}{end}' 2>/dev/null)
+    [ ${#gpu_nodes[@]} -ge 4 ] && break
+    sleep 0.2
+  done
+  for node in "${gpu_nodes[@]}"; do
+    bash scripts/node-fault.sh "$work" "$node" healthy
+    RESPOOL_FAKE_NVML_FILE="$work/agents/$node/nvml.json" "$agent" --kubeconfig "$KUBECONFIG" \
+      --node-name "$node" --catalog config/catalog.yaml --host-root "$work/agents/$node/host" \
+      --nvml-library "$nvml" --checks gpu,infiniband,kubelet-directory --check-period 5s \
+      --state-dir "$work/agents/$node/state" --metrics-bind-address 127.0.0.1:0 \
+      --health-probe-bind-address 127.0.0.1:0 --log-format json >"$work/agent-$node.log" 2>&1 &
+    pids+=($!)
+  done
+  echo "node agents on ${gpu_nodes[*]} (logs: $work/agent-NODE.log);"
+  echo "  an ECC error: bash scripts/node-fault.sh $work ${gpu_nodes[0]:-NODE} ecc"
+else
+  echo "no node agents (build respool-node-agent and its test NVML library, and install jq)"
+fi
 echo
 echo "operator log: $work/operator.log   audit: $work/audit.log"
 echo "watching the pools (Ctrl-C stops the demo):"
