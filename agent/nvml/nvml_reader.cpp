@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <vector>
 
 #include "agent/nvml/xid_watcher.hpp"
 
@@ -33,14 +34,16 @@ std::string device_string(BoundedWorker::Progress& p, const char* name, nvml::De
   return std::string(buffer, strnlen(buffer, sizeof buffer));
 }
 
-// Retired pages of one cause: the count query (a zero-size buffer), whose answer is SUCCESS or
-// INSUFFICIENT_SIZE with the count set.
+// Retired pages of one cause: NVML documents a NULL buffer as an invalid argument, so the call
+// gets a buffer (of the most pages a GPU retires in practice); INSUFFICIENT_SIZE still sets the
+// count, which is all the check needs.
 NvmlReading<unsigned int> retired(BoundedWorker::Progress& p, const nvml::Functions& fn,
                                   nvml::Device device, int cause) {
   NvmlReading<unsigned int> r;
-  unsigned int count = 0;
+  std::vector<unsigned long long> addresses(512);
+  unsigned int count = static_cast<unsigned int>(addresses.size());
   r.rc = call(p, "nvmlDeviceGetRetiredPages", fn.retired_pages, device, cause, &count,
-              static_cast<unsigned long long*>(nullptr));
+              addresses.data());
   if (r.rc == nvml::kErrorInsufficientSize) r.rc = nvml::kSuccess;
   r.value = count;
   return r;
