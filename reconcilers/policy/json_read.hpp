@@ -15,6 +15,16 @@ inline std::string string_at(const nlohmann::json& object, const char* key) {
   return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
+inline int int_at(const nlohmann::json& object, const char* key) {
+  auto it = object.find(key);
+  return it != object.end() && it->is_number_integer() ? it->get<int>() : 0;
+}
+
+inline bool bool_at(const nlohmann::json& object, const char* key) {
+  auto it = object.find(key);
+  return it != object.end() && it->is_boolean() && it->get<bool>();
+}
+
 inline std::optional<TimePoint> time_at(const nlohmann::json& object, const char* key) {
   auto it = object.find(key);
   if (it == object.end() || !it->is_string()) return std::nullopt;
