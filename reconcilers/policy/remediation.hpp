@@ -65,13 +65,13 @@ std::expected<std::optional<RemediationSpec>, std::vector<Violation>> check_reme
 // What the remediation of one node has done, kept in status.remediation.nodes.
 struct NodeRemediation {
   std::string node;
-  std::string code;                     // the fault it follows
-  TimePoint since{};                    // when respool first saw the fault (N11's clock)
-  int step = 0;                         // the rule's step it is at
-  int attempts = 0;                     // operations of this step so far
+  std::string code;                       // the fault it follows
+  TimePoint since{};                      // when respool first saw the fault (N11's clock)
+  int step = 0;                           // the rule's step it is at
+  int attempts = 0;                       // operations of this step so far
   std::optional<TimePoint> step_start{};  // when this step's operation was created
   std::optional<TimePoint> retry_at{};    // N15: a failed step's next try
-  bool exhausted = false;               // every step done, the fault still there: reported
+  bool exhausted = false;                 // every step done, the fault still there: reported
 };
 nlohmann::json to_json(const std::vector<NodeRemediation>& nodes);
 std::vector<NodeRemediation> node_remediations_from_json(const nlohmann::json& array);
