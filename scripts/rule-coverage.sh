@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The per-rule checklist: every rule of docs/RULES.md and the Catch2 test cases that name it
-# (a tag such as [rule:P6]), split into unit tests of the pure decisions (test/policy, injected
-# clock) and tests against the sandbox (every other test directory).
+# (a tag such as [rule:P6]), split into unit tests of the pure decisions (test/policy and
+# test/agent, injected clock) and tests against the sandbox (every other test directory).
 #
 #   scripts/rule-coverage.sh [SOURCE_DIR]     prints the checklist; exits 1 when a rule that
 #                                             respool implements has no unit test
@@ -12,7 +12,7 @@ src=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 # Automatic remediation's decisions (N10-N16) are unit-tested; its controller is not built yet.
 pending=" N10 N11 N12 N13 N14 N15 N16 "
 
-rules=$(grep -oE '^- [PNDFWAJ][0-9]+ ' "$src/docs/RULES.md" | awk '{print $2}')
+rules=$(grep -oE '^- [PNDFWAJH][0-9]+ ' "$src/docs/RULES.md" | awk '{print $2}')
 [ -n "$rules" ] || { echo "rule-coverage: no rules found in $src/docs/RULES.md" >&2; exit 2; }
 
 # One line per (rule, test case): RULE<TAB>unit|sandbox<TAB>file:line name
@@ -22,7 +22,7 @@ cases=$(cd "$src" && find test -name '*_test.cpp' | sort | xargs awk '
   open && /\{ *$/ {
     open = 0
     name = head; sub(/.*TEST_CASE\( *"/, "", name); sub(/".*/, "", name)
-    kind = (FILENAME ~ /^test\/policy\//) ? "unit" : "sandbox"
+    kind = (FILENAME ~ /^test\/(policy|agent)\//) ? "unit" : "sandbox"
     rest = head
     while (match(rest, /\[rule:[A-Z][0-9]+\]/)) {
       rule = substr(rest, RSTART + 6, RLENGTH - 7)
