@@ -67,6 +67,9 @@ void add_flags(runtime::FlagSet& set, OperatorFlags& f) {
   set.add_duration("cache-sync-timeout", &f.cache_sync_timeout,
                    "How long the start waits for every cache to sync before it exits non-zero, "
                    "naming each cache that did not and why");
+  set.add_duration("node-agent-heartbeat-period", &f.node_agent_heartbeat_period,
+                   "The node agents' --heartbeat-period: a node condition not renewed for three "
+                   "of them is stale (reported, never isolating)");
   set.add_bool("version", &f.version, "Print the version and exit");
 }
 
@@ -79,6 +82,11 @@ std::expected<LogSettings, std::string> check_flags(const OperatorFlags& f) {
   if (!runtime::log::parse_level(f.log_level, out.level)) {
     return std::unexpected("invalid argument \"" + f.log_level +
                            "\" for \"--log-level\" flag: must be debug, info, warn or error");
+  }
+  if (f.node_agent_heartbeat_period < std::chrono::seconds(1)) {
+    return std::unexpected(
+        "invalid argument for \"--node-agent-heartbeat-period\" flag: must be "
+        "at least 1s");
   }
   if (f.workers < 1) {
     return std::unexpected("invalid argument \"" + std::to_string(f.workers) +
@@ -112,6 +120,8 @@ reconcilers::Options reconciler_options(const OperatorFlags& f) {
   options.job_selector = f.job_selector;
   options.workers = f.workers;
   options.training_jobs = f.training_jobs;
+  options.node_agent_heartbeat_period =
+      std::chrono::duration_cast<std::chrono::seconds>(f.node_agent_heartbeat_period);
   return options;
 }
 

@@ -38,6 +38,7 @@ struct OperatorFlags {
   int kube_api_burst = 100;
   std::chrono::nanoseconds shutdown_timeout = std::chrono::seconds(30);
   std::chrono::nanoseconds cache_sync_timeout = std::chrono::minutes(2);
+  std::chrono::nanoseconds node_agent_heartbeat_period = std::chrono::minutes(5);
   bool version = false;
 };
 

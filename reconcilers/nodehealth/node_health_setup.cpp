@@ -13,8 +13,8 @@ ControllerState add_node_health_controller(runtime::Manager& manager, Context& c
   node_options.resource = kube::resources::nodes;
   node_options.label_selector = std::string(policy::kPoolLabel);
   auto& nodes = manager.add_informer<kube::Unstructured>(node_options, NodeHealthReconciler::trim);
-  auto reconciler =
-      std::make_shared<NodeHealthReconciler>(ctx, nodes, manager.metrics(), kAgentHeartbeatPeriod);
+  auto reconciler = std::make_shared<NodeHealthReconciler>(ctx, nodes, manager.metrics(),
+                                                           options.node_agent_heartbeat_period);
   runtime::ControllerOptions controller_options;
   controller_options.name = "nodehealth";
   controller_options.workers = options.workers;
@@ -22,10 +22,7 @@ ControllerState add_node_health_controller(runtime::Manager& manager, Context& c
       manager.add_controller(reconcile_with(*reconciler), std::move(controller_options));
   controller.watch(nodes);
   // A flavor's count may change with the catalog (F5): every pool node again.
-  ctx.on_catalog_change.push_back([&controller, &nodes] {
-    for (const auto& key : nodes.store().keys())
-      controller.enqueue(key);
-  });
+  requeue_on_catalog_change(ctx, controller, nodes);
   return reconciler;
 }
 
