@@ -14,6 +14,7 @@ RUN apt-get update \
 WORKDIR /src
 # Only what the operator is built from: a change to tests or the sandbox rebuilds nothing here.
 COPY CMakeLists.txt ./
+COPY apimachinery/ apimachinery/
 COPY cmd/ cmd/
 COPY operator/ operator/
 COPY reconcilers/ reconcilers/

@@ -28,7 +28,7 @@ done
 # Every folder holding C/C++ sources (tests, generated and third-party trees aside) is named.
 while read -r dir; do
   grep -qx "$dir/" <<<"$names" || problem "$dir/ holds sources but $doc's Code layout does not name it"
-done < <(find cmd operator reconcilers sandbox agent -type f \( -name '*.cpp' -o -name '*.hpp' -o -name '*.c' -o -name '*.h' \) \
+done < <(find apimachinery cmd operator reconcilers sandbox agent -type f \( -name '*.cpp' -o -name '*.hpp' -o -name '*.c' -o -name '*.h' \) \
            -printf '%h\n' 2>/dev/null | sort -u)
 
 # The arrows: FOLDER may include only the prefixes listed.
@@ -40,12 +40,13 @@ check_includes() { # check_includes FOLDER ALLOWED_REGEX
   done < <(grep -rnE '^#include "' "$folder" --include='*.cpp' --include='*.hpp' --include='*.h' --include='*.c' |
              grep -vE "^[^:]+:[0-9]+:#include \"($allowed)")
 }
-check_includes operator/ 'operator/'
-check_includes reconcilers/policy/ 'reconcilers/policy/'
-check_includes reconcilers/ 'operator/|reconcilers/'
-check_includes cmd/ 'cmd/|operator/|reconcilers/'
-check_includes sandbox/ 'sandbox/|operator/'
-check_includes agent/ 'agent/|operator/|reconcilers/policy/'
+check_includes apimachinery/ 'apimachinery/'
+check_includes operator/ 'apimachinery/|operator/'
+check_includes reconcilers/policy/ 'apimachinery/|reconcilers/policy/'
+check_includes reconcilers/ 'apimachinery/|operator/|reconcilers/'
+check_includes cmd/ 'apimachinery/|cmd/|operator/|reconcilers/'
+check_includes sandbox/ 'apimachinery/|sandbox/|operator/'
+check_includes agent/ 'apimachinery/|agent/|operator/|reconcilers/policy/'
 
 [ $failed = 0 ] && echo "check-architecture: $(wc -l <<<"$names") folders named, all present; includes follow the arrows"
 exit $failed

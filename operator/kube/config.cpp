@@ -8,7 +8,7 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include "operator/kube/base64.hpp"
+#include "apimachinery/base64.hpp"
 
 namespace respool::kube {
 
@@ -78,7 +78,7 @@ std::expected<std::string, std::string> data_or_file(const Entry& entry, const c
                                                      const std::string& where) {
   std::string data = scalar(entry.node, data_key);
   if (!data.empty()) {
-    auto decoded = base64_decode(data);
+    auto decoded = apimachinery::base64_decode(data);
     if (!decoded) return std::unexpected(where + "." + data_key + " is not valid base64");
     return *decoded;
   }

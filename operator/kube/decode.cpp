@@ -58,7 +58,7 @@ void decode_owner_references(sj::value v, std::vector<OwnerReference>& out) {
 
 std::optional<TimePoint> time_or_none(sj::value v) {
   if (v.is_null()) return std::nullopt;
-  return parse_time(v.get_string());
+  return apimachinery::parse_time(v.get_string());
 }
 
 // `annotations`: nullptr keeps every annotation, else only those listed (an empty list: none).
@@ -108,7 +108,7 @@ void decode_resource_list(sj::value v, ResourceList& out) {
       text = q.get_string();
     else
       text = q.raw_json_token();
-    if (auto parsed = Quantity::parse(text)) out.set(name, *parsed);
+    if (auto parsed = apimachinery::Quantity::parse(text)) out.set(name, *parsed);
   }
 }
 

@@ -5,11 +5,20 @@
 #include <charconv>
 #include <optional>
 
-#include "operator/kube/label_syntax.hpp"
+#include "apimachinery/field_errors.hpp"
+#include "apimachinery/go_format.hpp"
+#include "apimachinery/names.hpp"
 #include "operator/kube/selector.hpp"
 #include "operator/kube/selector_requirement.hpp"
 
 namespace respool::kube {
+
+using apimachinery::aggregate_errors;
+using apimachinery::go_quote;
+using apimachinery::go_string_slice;
+using apimachinery::invalid_value_error;
+using apimachinery::label_value_errors;
+using apimachinery::qualified_name_errors;
 namespace {
 
 using Op = LabelRequirement::Op;

@@ -2,11 +2,13 @@
 
 #include <algorithm>
 
-#include "operator/kube/label_syntax.hpp"
+#include "apimachinery/go_format.hpp"
 #include "operator/kube/selector.hpp"
 #include "operator/kube/selector_requirement.hpp"
 
 namespace respool::kube {
+
+using apimachinery::go_quote;
 namespace {
 
 using Op = LabelRequirement::Op;

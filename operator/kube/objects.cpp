@@ -33,7 +33,7 @@ nlohmann::json StringMap::to_json() const {
   return out;
 }
 
-void ResourceList::set(std::string_view name, Quantity q) {
+void ResourceList::set(std::string_view name, apimachinery::Quantity q) {
   for (auto& [n, value] : items_) {
     if (n == name) {
       value = q;
@@ -43,11 +43,11 @@ void ResourceList::set(std::string_view name, Quantity q) {
   items_.emplace_back(Atom(name), q);
 }
 
-void ResourceList::add(std::string_view name, Quantity q) {
+void ResourceList::add(std::string_view name, apimachinery::Quantity q) {
   set(name, get(name) + q);
 }
 
-Quantity ResourceList::get(std::string_view name) const {
+apimachinery::Quantity ResourceList::get(std::string_view name) const {
   for (const auto& [n, value] : items_) {
     if (n == name) return value;
   }
@@ -111,8 +111,9 @@ ObjectMeta meta_from_json(const nlohmann::json& object) {
       if (v.is_string()) into.set(k, v.get_ref<const std::string&>());
     }
   }
-  m.creation_timestamp = parse_time(str("creationTimestamp")).value_or(TimePoint{});
-  if (auto d = str("deletionTimestamp"); !d.empty()) m.deletion_timestamp = parse_time(d);
+  m.creation_timestamp = apimachinery::parse_time(str("creationTimestamp")).value_or(TimePoint{});
+  if (auto d = str("deletionTimestamp"); !d.empty())
+    m.deletion_timestamp = apimachinery::parse_time(d);
   if (auto f = meta.find("finalizers"); f != meta.end() && f->is_array()) {
     for (const auto& v : *f) {
       if (v.is_string()) m.finalizers.push_back(v.get<std::string>());

@@ -15,11 +15,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "apimachinery/quantity.hpp"
+#include "apimachinery/time.hpp"
 #include "operator/kube/atom.hpp"
-#include "operator/kube/quantity.hpp"
-#include "operator/kube/time.hpp"
 
 namespace respool::kube {
+
+using apimachinery::TimePoint;
 
 // Labels or annotations, sorted by key.
 class StringMap {
@@ -99,13 +101,13 @@ struct Taint {
 // Extended and standard resources of a node or a pod ("cpu", "nvidia.com/gpu").
 class ResourceList {
  public:
-  void set(std::string_view name, Quantity q);
-  void add(std::string_view name, Quantity q);
-  Quantity get(std::string_view name) const;  // 0 when absent
-  const std::vector<std::pair<Atom, Quantity>>& items() const { return items_; }
+  void set(std::string_view name, apimachinery::Quantity q);
+  void add(std::string_view name, apimachinery::Quantity q);
+  apimachinery::Quantity get(std::string_view name) const;  // 0 when absent
+  const std::vector<std::pair<Atom, apimachinery::Quantity>>& items() const { return items_; }
 
  private:
-  std::vector<std::pair<Atom, Quantity>> items_;
+  std::vector<std::pair<Atom, apimachinery::Quantity>> items_;
 };
 
 enum class ConditionStatus : std::uint8_t { Unknown, True, False };

@@ -6,10 +6,16 @@
 #include <algorithm>
 #include <optional>
 
-#include "operator/kube/label_syntax.hpp"
+#include "apimachinery/field_errors.hpp"
+#include "apimachinery/go_format.hpp"
+#include "apimachinery/names.hpp"
 #include "operator/kube/selector_requirement.hpp"
 
 namespace respool::kube {
+
+using apimachinery::go_quote;
+using apimachinery::invalid_value_error;
+using apimachinery::qualified_name_errors;
 namespace {
 
 using Op = LabelRequirement::Op;

@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "operator/kube/time.hpp"
+#include "apimachinery/time.hpp"
 #include "operator/runtime/log.hpp"
 
 namespace respool::runtime {
@@ -121,7 +121,8 @@ void EventRecorder::write(const Pending& p) {
   }
   if (known.count > 1) {
     kube::Json patch = {
-        {"series", {{"count", known.count}, {"lastObservedTime", kube::format_micro_time(p.at)}}}};
+        {"series",
+         {{"count", known.count}, {"lastObservedTime", apimachinery::format_micro_time(p.at)}}}};
     auto r = client_.patch(kube::resources::events_v1, known.ns, known.name, kube::PatchType::Merge,
                            patch);
     std::lock_guard lock(mu_);
@@ -148,7 +149,7 @@ void EventRecorder::write(const Pending& p) {
   kube::Json event = {{"apiVersion", "events.k8s.io/v1"},
                       {"kind", "Event"},
                       {"metadata", {{"name", name}, {"namespace", ns}}},
-                      {"eventTime", kube::format_micro_time(p.at)},
+                      {"eventTime", apimachinery::format_micro_time(p.at)},
                       {"reportingController", options_.reporting_controller},
                       {"reportingInstance", options_.reporting_instance},
                       {"action", p.action},

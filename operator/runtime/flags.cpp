@@ -7,58 +7,9 @@
 #include <optional>
 #include <sstream>
 
-namespace respool::runtime {
+#include "apimachinery/duration.hpp"
 
-std::expected<std::chrono::nanoseconds, std::string> parse_go_duration(std::string_view text) {
-  const std::string original(text);
-  auto bad = [&] { return std::unexpected("time: invalid duration \"" + original + "\""); };
-  if (text.empty()) return bad();
-  bool negative = false;
-  if (text[0] == '-' || text[0] == '+') {
-    negative = text[0] == '-';
-    text.remove_prefix(1);
-  }
-  if (text == "0") return std::chrono::nanoseconds(0);
-  if (text.empty()) return bad();
-  long double total = 0;
-  while (!text.empty()) {
-    std::size_t i = 0;
-    while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.'))
-      ++i;
-    if (i == 0) return bad();
-    std::string number(text.substr(0, i));
-    if (number == "." || std::count(number.begin(), number.end(), '.') > 1) return bad();
-    long double value = std::stold(number);
-    text.remove_prefix(i);
-    std::size_t u = 0;
-    while (u < text.size() && !std::isdigit(static_cast<unsigned char>(text[u])) && text[u] != '.')
-      ++u;
-    std::string_view unit = text.substr(0, u);
-    text.remove_prefix(u);
-    long double scale;
-    if (unit == "ns")
-      scale = 1;
-    else if (unit == "us" || unit == "µs" || unit == "μs")
-      scale = 1e3;
-    else if (unit == "ms")
-      scale = 1e6;
-    else if (unit == "s")
-      scale = 1e9;
-    else if (unit == "m")
-      scale = 60e9;
-    else if (unit == "h")
-      scale = 3600e9;
-    else if (unit.empty())
-      return std::unexpected("time: missing unit in duration \"" + original + "\"");
-    else
-      return std::unexpected("time: unknown unit \"" + std::string(unit) + "\" in duration \"" +
-                             original + "\"");
-    total += value * scale;
-  }
-  if (total > 9.2e18L) return bad();
-  auto ns = std::chrono::nanoseconds(static_cast<long long>(std::llround(total)));
-  return negative ? -ns : ns;
-}
+namespace respool::runtime {
 
 FlagSet::FlagSet(std::string program, std::string summary)
     : program_(std::move(program)), summary_(std::move(summary)) {}
@@ -122,7 +73,7 @@ void FlagSet::add_duration(std::string name, std::chrono::nanoseconds* target, s
   def << secs << "s";
   flags_.push_back({std::move(name), std::move(help), "duration", def.str(), false, false,
                     [target](const std::string& v) -> std::expected<void, std::string> {
-                      auto d = parse_go_duration(v);
+                      auto d = apimachinery::parse_duration(v);
                       if (!d) return std::unexpected(d.error());
                       *target = *d;
                       return {};

@@ -1,7 +1,7 @@
 #pragma once
 // Command-line flags as Kubernetes components take them (Go pflag conventions): `--name value`
 // and `--name=value` alike; a boolean as `--name`, `--name=true` or `--name=false`; durations
-// in Go syntax ("15s", "1m30s", "500ms").
+// in Go syntax ("15s", "1m30s", "500ms"; apimachinery::parse_duration).
 
 #include <chrono>
 #include <expected>
@@ -10,9 +10,6 @@
 #include <vector>
 
 namespace respool::runtime {
-
-// Go's time.ParseDuration.
-std::expected<std::chrono::nanoseconds, std::string> parse_go_duration(std::string_view text);
 
 class FlagSet {
  public:

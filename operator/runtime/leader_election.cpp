@@ -1,6 +1,6 @@
 #include "operator/runtime/leader_election.hpp"
 
-#include "operator/kube/time.hpp"
+#include "apimachinery/time.hpp"
 #include "operator/runtime/log.hpp"
 
 namespace respool::runtime {
@@ -10,8 +10,8 @@ LeaseRecord lease_record_from(const kube::Json& lease) {
   auto spec = lease.value("spec", kube::Json::object());
   r.holder = spec.value("holderIdentity", "");
   r.lease_duration_seconds = spec.value("leaseDurationSeconds", 0);
-  r.acquire_time = kube::parse_time(spec.value("acquireTime", "")).value_or(TimePoint{});
-  r.renew_time = kube::parse_time(spec.value("renewTime", "")).value_or(TimePoint{});
+  r.acquire_time = apimachinery::parse_time(spec.value("acquireTime", "")).value_or(TimePoint{});
+  r.renew_time = apimachinery::parse_time(spec.value("renewTime", "")).value_or(TimePoint{});
   r.transitions = spec.value("leaseTransitions", 0);
   return r;
 }
@@ -19,8 +19,8 @@ LeaseRecord lease_record_from(const kube::Json& lease) {
 kube::Json lease_spec_from(const LeaseRecord& r) {
   kube::Json spec = {{"holderIdentity", r.holder},
                      {"leaseDurationSeconds", r.lease_duration_seconds},
-                     {"acquireTime", kube::format_micro_time(r.acquire_time)},
-                     {"renewTime", kube::format_micro_time(r.renew_time)},
+                     {"acquireTime", apimachinery::format_micro_time(r.acquire_time)},
+                     {"renewTime", apimachinery::format_micro_time(r.renew_time)},
                      {"leaseTransitions", r.transitions}};
   return spec;
 }

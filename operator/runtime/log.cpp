@@ -12,7 +12,7 @@
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 
-#include "operator/kube/time.hpp"
+#include "apimachinery/time.hpp"
 
 namespace respool::runtime::log {
 
@@ -57,7 +57,7 @@ std::string_view level_name(Level l) {
 std::string now_text() {
   auto now = std::chrono::system_clock::now();
   auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()) % 1000;
-  std::string t = kube::format_time(std::chrono::floor<std::chrono::seconds>(now));
+  std::string t = apimachinery::format_time(std::chrono::floor<std::chrono::seconds>(now));
   // "...:05Z" → "...:05.123Z"
   char frac[8];
   std::snprintf(frac, sizeof frac, ".%03d", static_cast<int>(ms.count()));

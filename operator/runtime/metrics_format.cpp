@@ -1,33 +1,17 @@
 // Number formatting, escaping and bucket layouts of the Prometheus text format, matching
 // client_golang and prometheus/common's expfmt byte for byte.
 
-#include <charconv>
-#include <cmath>
 #include <stdexcept>
 
+#include "apimachinery/go_format.hpp"
 #include "operator/runtime/metrics.hpp"
 
 namespace respool::runtime {
 
 std::string format_metric_value(double v) {
-  if (std::isnan(v)) return "NaN";
-  if (std::isinf(v)) return v > 0 ? "+Inf" : "-Inf";
+  // expfmt's writeFloat: either zero is "0", else strconv.FormatFloat(v, 'g', -1, 64).
   if (v == 0) return "0";
-
-  // Go's 'g' with the shortest precision: scientific when the decimal exponent is below -4 or
-  // at least 6 (e.g. 1e+06, 1e-05), fixed otherwise (100000, 0.0001), in the fewest digits
-  // that read back as the same double.
-  char buf[64];
-  const auto sci = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific);
-  const std::string_view scientific(buf, static_cast<std::size_t>(sci.ptr - buf));
-  const auto e = scientific.find('e');
-  int exponent = 0;
-  std::from_chars(scientific.data() + e + 2, scientific.data() + scientific.size(), exponent);
-  if (scientific[e + 1] == '-') exponent = -exponent;
-  if (exponent < -4 || exponent >= 6) return std::string(scientific);
-
-  const auto fixed = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed);
-  return std::string(buf, fixed.ptr);
+  return apimachinery::go_float(v);
 }
 
 std::string escape_label_value(const std::string& v) {

@@ -1,6 +1,6 @@
 #include "reconcilers/policy/node_view.hpp"
 
-#include "reconcilers/policy/quantity.hpp"
+#include "apimachinery/quantity.hpp"
 
 namespace respool::policy {
 
@@ -65,7 +65,8 @@ NodeView node_view_from_json(const json& node) {
   const json& status = child(node, "status");
   for (const auto& [resource, value] : child(status, "allocatable").items()) {
     if (!value.is_string() && !value.is_number_integer()) continue;
-    auto q = Quantity::parse(value.is_string() ? value.get<std::string>() : value.dump());
+    auto q =
+        apimachinery::Quantity::parse(value.is_string() ? value.get<std::string>() : value.dump());
     if (q) view.allocatable[resource] = q->value();
   }
   if (auto conditions = status.find("conditions");

@@ -16,6 +16,7 @@
 //     other's pods), the pod's nodeSelector gains respool.io/pool=<pool>, and its tolerations
 //     the pool's taint respool.io/pool=<pool>:NoSchedule.
 
+#include <map>
 #include <span>
 #include <string>
 #include <string_view>
@@ -23,11 +24,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include "apimachinery/quantity.hpp"
 #include "reconcilers/policy/catalog.hpp"
-#include "reconcilers/policy/quantity.hpp"
 #include "reconcilers/policy/types.hpp"
 
 namespace respool::policy {
+
+using apimachinery::Quantity;
+// A resource list: resource name → quantity ("cpu" → 2, "memory" → 4Gi).
+using ResourceList = std::map<std::string, Quantity>;
 
 struct PoolRef {
   std::string name;

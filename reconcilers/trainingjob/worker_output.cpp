@@ -1,14 +1,14 @@
 #include "reconcilers/trainingjob/worker_output.hpp"
 
+#include "apimachinery/time.hpp"
 #include "operator/kube/resource.hpp"
-#include "operator/kube/time.hpp"
 
 namespace respool::reconcilers {
 
 std::optional<policy::TimePoint> line_timestamp(std::string_view line) {
   const auto space = line.find(' ');
   if (space == std::string_view::npos || space == 0) return std::nullopt;
-  return kube::parse_time(line.substr(0, space));
+  return apimachinery::parse_time(line.substr(0, space));
 }
 
 kube::Result<std::optional<policy::TimePoint>> last_output(kube::Client& client,

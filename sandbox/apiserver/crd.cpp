@@ -3,7 +3,7 @@
 #include <iostream>
 #include <set>
 
-#include "operator/kube/time.hpp"
+#include "apimachinery/time.hpp"
 #include "sandbox/apiserver/engine.hpp"
 #include "sandbox/apiserver/kinds.hpp"
 #include "sandbox/schema/schema.hpp"
@@ -346,7 +346,7 @@ void Engine::crd_changed(const Json& crd) {
       others.push_back(stored.obj.get());
     }
   }
-  Json status = crd_status(crd, others, kube::format_time(clock_.now()));
+  Json status = crd_status(crd, others, apimachinery::format_time(clock_.now()));
   if (status != crd.value("status", Json())) {
     Json updated = crd;
     updated["status"] = status;

@@ -3,7 +3,8 @@
 
 #include "sandbox/apiserver/engine.hpp"
 
-#include "operator/kube/time.hpp"
+#include "apimachinery/base64.hpp"
+#include "apimachinery/time.hpp"
 #include "sandbox/apiserver/kinds.hpp"
 
 namespace respool::sandbox {
@@ -88,15 +89,15 @@ struct ContinueToken {
 
 std::string encode_continue(const ContinueToken& t) {
   Json j = {{"v", "meta.k8s.io/v1"}, {"rv", t.rv}, {"start", t.start}, {"n", t.consumed}};
-  return base64_encode(to_text(j));
+  return apimachinery::base64_encode(to_text(j));
 }
 
 Result<ContinueToken> decode_continue(const std::string& text) {
-  std::string raw;
-  if (!base64_decode(text, raw)) {
+  const auto decoded = apimachinery::base64_decode(text);
+  if (!decoded) {
     return std::unexpected(bad_request("continue key is not valid: illegal base64 data"));
   }
-  Json j = Json::parse(raw, nullptr, false);
+  Json j = Json::parse(*decoded, nullptr, false);
   if (!j.is_object() || j.value("v", std::string()) != "meta.k8s.io/v1" || !j.contains("rv") ||
       !j["rv"].is_number_unsigned() || !j.contains("start") || !j["start"].is_string()) {
     return std::unexpected(

@@ -2,7 +2,7 @@
 // manager of sandbox/fieldmanager: what the real server's fieldmanager package does around its
 // create, update and patch handlers.
 
-#include "operator/kube/time.hpp"
+#include "apimachinery/time.hpp"
 #include "sandbox/apiserver/engine.hpp"
 #include "sandbox/apiserver/field_schemas.hpp"
 #include "sandbox/fieldmanager/managers.hpp"
@@ -17,7 +17,7 @@ fields::Writer writer_for(const ResourceType& type, const std::string& manager,
   w.entry.manager = manager.empty() ? "kube-apiserver" : manager;
   w.entry.operation = operation;
   w.entry.api_version = type.api_version();
-  w.entry.time = kube::format_time(now);
+  w.entry.time = apimachinery::format_time(now);
   w.entry.subresource = subresource;
   // The endpoint's reset fields: status through the main resource, the rest through /status.
   if (subresource.empty() && type.status_subresource) w.ignored.insert({"f:status"});

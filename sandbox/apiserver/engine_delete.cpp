@@ -1,7 +1,7 @@
 // Deletion: preconditions, finalizers, graceful pod deletion, propagation policies, and the
 // folded-in garbage collector, namespace controller and CRD finalizer.
 
-#include "operator/kube/time.hpp"
+#include "apimachinery/time.hpp"
 #include "sandbox/apiserver/crd.hpp"
 #include "sandbox/apiserver/engine.hpp"
 #include "sandbox/apiserver/kinds.hpp"
@@ -82,7 +82,7 @@ Result<DeleteResult> Engine::remove_locked(const ResourceType& type, const std::
   Json next = obj;
   bool special = type.id == KindId::Namespace || type.id == KindId::CustomResourceDefinition;
   if (special && !has_deletion_timestamp(obj)) {
-    next["metadata"]["deletionTimestamp"] = kube::format_time(clock_.now());
+    next["metadata"]["deletionTimestamp"] = apimachinery::format_time(clock_.now());
     next["metadata"]["deletionGracePeriodSeconds"] = 0;
     if (type.id == KindId::Namespace) {
       next["status"]["phase"] = "Terminating";
@@ -122,7 +122,7 @@ Result<DeleteResult> Engine::remove_locked(const ResourceType& type, const std::
         return DeleteResult{*current, true};
       }
       runtime::TimePoint deadline = clock_.now() + std::chrono::seconds(grace);
-      next["metadata"]["deletionTimestamp"] = kube::format_time(deadline);
+      next["metadata"]["deletionTimestamp"] = apimachinery::format_time(deadline);
       next["metadata"]["deletionGracePeriodSeconds"] = grace;
       if (grace > 0) pod_deadlines_.emplace(deadline, std::make_pair(key, object_uid(obj)));
       return DeleteResult{commit_put(type, key, std::move(next)), false};
@@ -138,7 +138,7 @@ Result<DeleteResult> Engine::remove_locked(const ResourceType& type, const std::
     return DeleteResult{last, true};
   }
   runtime::TimePoint deadline = clock_.now() + std::chrono::seconds(grace);
-  next["metadata"]["deletionTimestamp"] = kube::format_time(deadline);
+  next["metadata"]["deletionTimestamp"] = apimachinery::format_time(deadline);
   next["metadata"]["deletionGracePeriodSeconds"] = grace;
   if (type.tracks_generation) {
     next["metadata"]["generation"] = obj["metadata"].value("generation", 0) + 1;

@@ -1,8 +1,8 @@
 // Subresources with their own shapes: scale (autoscaling/v1 Scale), eviction (policy/v1
 // Eviction against PodDisruptionBudgets) and binding (core/v1 Binding).
 
+#include "apimachinery/time.hpp"
 #include "operator/kube/selector.hpp"
-#include "operator/kube/time.hpp"
 #include "sandbox/apiserver/engine.hpp"
 #include "sandbox/apiserver/jsonpath.hpp"
 #include "sandbox/apiserver/kinds.hpp"
@@ -231,7 +231,7 @@ Result<void> Engine::evict(const std::string& ns, const std::string& name, const
   if (!del.dry_run) {
     Json updated = pdb_obj;
     updated["status"]["disruptionsAllowed"] = allowed - 1;
-    updated["status"]["disruptedPods"][name] = kube::format_time(clock_.now());
+    updated["status"]["disruptedPods"][name] = apimachinery::format_time(clock_.now());
     commit_put(*pdbs, matching[0], std::move(updated));
   }
   return remove_pod();
@@ -270,7 +270,7 @@ Result<void> Engine::bind(const std::string& ns, const std::string& name, const 
   Json scheduled = {{"type", "PodScheduled"},
                     {"status", "True"},
                     {"lastProbeTime", nullptr},
-                    {"lastTransitionTime", kube::format_time(clock_.now())}};
+                    {"lastTransitionTime", apimachinery::format_time(clock_.now())}};
   bool replaced = false;
   for (Json& c : conditions) {
     if (c.is_object() && c.value("type", std::string()) == "PodScheduled") {

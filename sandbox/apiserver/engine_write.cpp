@@ -1,7 +1,7 @@
 // Create, update and patch: the generic registry store's flow (BeforeCreate/BeforeUpdate with
 // the kind's strategy, optimistic concurrency; unknown fields: engine_unknown_fields.cpp).
 
-#include "operator/kube/time.hpp"
+#include "apimachinery/time.hpp"
 #include "sandbox/apiserver/crd.hpp"
 #include "sandbox/apiserver/engine.hpp"
 #include "sandbox/apiserver/kinds.hpp"
@@ -104,7 +104,7 @@ Result<WriteResult> Engine::create_locked(const ResourceType& type, const std::s
   meta.erase("resourceVersion");
   clear_server_fields(meta);
   meta["uid"] = new_uid();
-  meta["creationTimestamp"] = kube::format_time(clock_.now());
+  meta["creationTimestamp"] = apimachinery::format_time(clock_.now());
   if (type.tracks_generation) meta["generation"] = 1;
 
   if (type.custom()) {

@@ -1,6 +1,6 @@
 // Defaults and server-set fields per kind, and what each endpoint may change.
 
-#include "operator/kube/time.hpp"
+#include "apimachinery/time.hpp"
 #include "sandbox/apiserver/kinds.hpp"
 #include "sandbox/apiserver/kinds_service.hpp"
 

@@ -2,28 +2,23 @@
 
 #include <regex>
 
+#include "apimachinery/names.hpp"
+#include "apimachinery/time.hpp"
 #include "operator/kube/selector.hpp"
-#include "operator/kube/time.hpp"
 #include "sandbox/apiserver/kinds_rules.hpp"
 #include "sandbox/apiserver/kinds_warnings.hpp"
 
 namespace respool::sandbox::kinds {
 namespace {
 
-const std::regex kLabel("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
-const std::regex kSubdomain("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
-const std::regex k1035("[a-z]([-a-z0-9]*[a-z0-9])?");
-const std::regex kQualifiedName("([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]");
-const std::regex kLabelValue("(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?");
+// The first of a name check's messages (the length, else the syntax), none when it is valid.
+std::optional<std::string> first_name_error(std::vector<std::string> errors) {
+  if (errors.empty()) return std::nullopt;
+  return std::move(errors.front());
+}
 
 std::optional<std::string> check_dns_1035(const std::string& name) {
-  if (name.size() > 63) return "must be no more than 63 characters";
-  if (!std::regex_match(name, k1035)) {
-    return "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start "
-           "with an alphabetic character, and end with an alphanumeric character (e.g. "
-           "'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')";
-  }
-  return std::nullopt;
+  return first_name_error(apimachinery::dns1035_label_errors(name));
 }
 
 // path.IsValidPathSegmentName, the rule of RBAC object names ("system:discovery").
@@ -139,78 +134,28 @@ std::optional<std::string> name_rule_message(const std::string& name, NameRule r
 }
 
 std::string go_time_string(const std::string& rfc3339) {
-  auto t = kube::parse_time(rfc3339);
+  auto t = apimachinery::parse_time(rfc3339);
   if (!t) return render_value(rfc3339);
-  std::string text = kube::format_time(*t);  // 2026-01-01T00:00:00Z
+  std::string text = apimachinery::format_time(*t);  // 2026-01-01T00:00:00Z
   text[10] = ' ';
   text.pop_back();
   return text + " +0000 UTC";
 }
 
 std::optional<std::string> check_dns_subdomain(const std::string& name) {
-  if (name.size() > 253) return "must be no more than 253 characters";
-  if (!std::regex_match(name, kSubdomain)) {
-    return "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, "
-           "'-' or '.', and must start and end with an alphanumeric character (e.g. "
-           "'example.com', regex used for validation is "
-           "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
-  }
-  return std::nullopt;
+  return first_name_error(apimachinery::dns1123_subdomain_errors(name));
 }
 
 std::optional<std::string> check_dns_label(const std::string& name) {
-  if (name.size() > 63) return "must be no more than 63 characters";
-  if (!std::regex_match(name, kLabel)) {
-    // IsDNS1123Label: a valid subdomain that is no label can only have dots.
-    if (std::regex_match(name, kSubdomain)) return "must not contain dots";
-    return "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or "
-           "'-', and must start and end with an alphanumeric character (e.g. 'my-name',  or "
-           "'123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
-  }
-  return std::nullopt;
+  return first_name_error(apimachinery::dns1123_label_errors(name));
 }
 
 std::vector<std::string> check_qualified_name(const std::string& key) {
-  const std::string regex_msg =
-      "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
-      "alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for "
-      "validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
-  std::vector<std::string> errs;
-  std::string name = key;
-  auto slash = key.find('/');
-  if (slash != std::string::npos && key.find('/', slash + 1) != std::string::npos) {
-    return {"a qualified name " + regex_msg +
-            " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"};
-  }
-  if (slash != std::string::npos) {
-    std::string prefix = key.substr(0, slash);
-    name = key.substr(slash + 1);
-    if (prefix.empty()) {
-      errs.push_back("prefix part must be non-empty");
-    } else if (auto e = check_dns_subdomain(prefix)) {
-      errs.push_back("prefix part " + *e);
-    }
-  }
-  if (name.empty()) {
-    errs.push_back("name part must be non-empty");
-  } else if (name.size() > 63) {
-    errs.push_back("name part must be no more than 63 characters");
-  }
-  if (!std::regex_match(name, kQualifiedName)) errs.push_back("name part " + regex_msg);
-  return errs;
+  return apimachinery::qualified_name_errors(key);
 }
 
 std::vector<std::string> check_label_value(const std::string& value) {
-  std::vector<std::string> errs;
-  if (value.size() > 63) errs.push_back("must be no more than 63 characters");
-  if (!std::regex_match(value, kLabelValue)) {
-    errs.push_back(
-        "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' "
-        "or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or "
-        "'my_value',  or '12345', regex used for validation is "
-        "'(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')");
-  }
-  return errs;
+  return apimachinery::label_value_errors(value);
 }
 
 Cause field_invalid_raw(std::string field, const std::string& rendered, std::string_view detail) {

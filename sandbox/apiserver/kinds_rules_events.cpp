@@ -6,7 +6,7 @@
 
 #include <optional>
 
-#include "operator/kube/time.hpp"
+#include "apimachinery/time.hpp"
 #include "sandbox/apiserver/kinds_rules.hpp"
 
 namespace respool::sandbox::kinds {
@@ -87,7 +87,7 @@ std::string go_time(const Json& v) {
   if (!v.is_string() || v.get<std::string>().empty()) return "0001-01-01 00:00:00 +0000 UTC";
   std::string text = v.get<std::string>();
   if (text.back() != 'Z') {
-    if (auto t = kube::parse_time(text)) text = kube::format_micro_time(*t);
+    if (auto t = apimachinery::parse_time(text)) text = apimachinery::format_micro_time(*t);
   }
   std::string out = text.substr(0, 10) + " " + text.substr(11, 8);
   std::string frac = text.size() > 20 && text[19] == '.' ? text.substr(20, text.size() - 21) : "";
@@ -128,8 +128,8 @@ Json normalized(const Json& obj, const char* key) {
 
 bool times_equal(const Json& a, const Json& b) {
   if (a.is_string() && b.is_string()) {
-    auto ta = kube::parse_time(a.get<std::string>());
-    auto tb = kube::parse_time(b.get<std::string>());
+    auto ta = apimachinery::parse_time(a.get<std::string>());
+    auto tb = apimachinery::parse_time(b.get<std::string>());
     if (ta && tb) return *ta == *tb;
   }
   return a == b;

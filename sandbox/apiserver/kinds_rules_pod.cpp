@@ -4,7 +4,7 @@
 
 #include <set>
 
-#include "operator/kube/quantity.hpp"
+#include "apimachinery/quantity.hpp"
 #include "sandbox/apiserver/kinds_rules_pod.hpp"
 
 namespace respool::sandbox::kinds {
@@ -23,8 +23,8 @@ std::string quantity_text(const Json& v) {
   return v.is_string() ? v.get<std::string>() : v.is_number() ? v.dump() : "";
 }
 
-std::optional<kube::Quantity> quantity_of(const Json& v) {
-  auto q = kube::Quantity::parse(quantity_text(v));
+std::optional<apimachinery::Quantity> quantity_of(const Json& v) {
+  auto q = apimachinery::Quantity::parse(quantity_text(v));
   if (!q) return std::nullopt;
   return *q;
 }
@@ -120,11 +120,11 @@ void container_resource_rules(const Json& resources, const std::string& at,
     return q;
   };
   // validateResourceQuantityHugePageValue: a whole number of pages of the size the name gives.
-  auto huge_page_rule = [&](const std::string& name, const std::optional<kube::Quantity>& q,
+  auto huge_page_rule = [&](const std::string& name, const std::optional<apimachinery::Quantity>& q,
                             const std::string& key_at) {
     if (!name.starts_with("hugepages-")) return;
     huge_pages = true;
-    auto page = kube::Quantity::parse(name.substr(10));
+    auto page = apimachinery::Quantity::parse(name.substr(10));
     const bool divisible = q && page && page->milli() > 0 && page->milli() % 1000 == 0 &&
                            q->value() % page->value() == 0;
     if (q && !divisible) {

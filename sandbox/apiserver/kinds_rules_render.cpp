@@ -1,7 +1,7 @@
 // Go's %#v of the values field.Error prints as they are (no String() method on the value type):
 // maps of strings and label selectors, as "Invalid value: ..." shows them.
 
-#include "operator/kube/quantity.hpp"
+#include "apimachinery/quantity.hpp"
 #include "sandbox/apiserver/kinds_rules.hpp"
 
 namespace respool::sandbox::kinds {
@@ -128,46 +128,10 @@ std::string go_quantity(const std::string& text) {
          format + "\"}";
 }
 
+// Quantity.String() of what the text parses to (its canonical form), or the text itself.
 std::string go_quantity_string(const std::string& text) {
-  auto parsed = kube::Quantity::parse(text);
-  if (!parsed) return text;
-  long long milli = parsed->milli();
-  if (milli == 0) return "0";
-  const std::size_t digits_end = text.find_first_not_of("+-0123456789.");
-  const std::string suffix = digits_end == std::string::npos ? "" : text.substr(digits_end);
-  const bool binary = suffix.size() == 2 && suffix[1] == 'i';
-  const bool exponent_form = suffix.size() > 1 && (suffix[0] == 'e' || suffix[0] == 'E') &&
-                             suffix.find_first_not_of("+-0123456789", 1) == std::string::npos;
-  // BinarySI only for whole numbers of at least 1024 (CanonicalizeBytes), as powers of 1024.
-  if (binary && milli % 1000 == 0 && (milli / 1000 >= 1024 || milli / 1000 <= -1024)) {
-    long long v = milli / 1000;
-    int power = 0;
-    while (v % 1024 == 0 && power < 6) {
-      v /= 1024;
-      ++power;
-    }
-    static const char* kBinary[] = {"", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"};
-    return std::to_string(v) + kBinary[power];
-  }
-  // AsCanonicalBytes: no trailing zeros, the exponent a multiple of 3.
-  long long mantissa = milli;
-  int exp = -3;
-  while (mantissa % 10 == 0) {
-    mantissa /= 10;
-    ++exp;
-  }
-  while (((exp % 3) + 3) % 3 != 0) {
-    mantissa *= 10;
-    --exp;
-  }
-  if (exponent_form) return std::to_string(mantissa) + (exp ? "e" + std::to_string(exp) : "");
-  static const std::pair<int, const char*> kDecimal[] = {{-9, "n"}, {-6, "u"}, {-3, "m"}, {0, ""},
-                                                         {3, "k"},  {6, "M"},  {9, "G"},  {12, "T"},
-                                                         {15, "P"}, {18, "E"}};
-  for (const auto& [e, s] : kDecimal) {
-    if (e == exp) return std::to_string(mantissa) + s;
-  }
-  return std::to_string(mantissa) + "e" + std::to_string(exp);
+  auto parsed = apimachinery::Quantity::parse(text);
+  return parsed ? parsed->to_string() : text;
 }
 
 }  // namespace respool::sandbox::kinds

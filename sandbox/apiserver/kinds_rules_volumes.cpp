@@ -3,7 +3,7 @@
 // the sources pods use (emptyDir, hostPath, secret, configMap, persistentVolumeClaim,
 // downwardAPI, projected, nfs, csi, ephemeral); the other sources are counted, not inspected.
 
-#include "operator/kube/quantity.hpp"
+#include "apimachinery/quantity.hpp"
 #include "sandbox/apiserver/kinds_rules_pod.hpp"
 
 namespace respool::sandbox::kinds {
@@ -172,7 +172,7 @@ void vol_source_contents(const std::string& kind, const Json& src, const std::st
   if (kind == "emptyDir") {
     const Json& limit = pod_member(src, "sizeLimit");
     std::string text = limit.is_string() ? limit.get<std::string>() : limit.dump();
-    auto q = kube::Quantity::parse(text);
+    auto q = apimachinery::Quantity::parse(text);
     if (!limit.is_null() && q && q->milli() < 0) {
       out.push_back(
           field_forbidden(at + ".sizeLimit", "SizeLimit field must be a valid resource quantity"));

@@ -2,9 +2,9 @@
 
 #include <regex>
 
-#include "operator/kube/quantity.hpp"
+#include "apimachinery/quantity.hpp"
+#include "apimachinery/time.hpp"
 #include "operator/kube/selector.hpp"
-#include "operator/kube/time.hpp"
 #include "sandbox/apiserver/kinds.hpp"
 
 namespace respool::sandbox::kinds {
@@ -110,7 +110,7 @@ std::optional<ApiError> check_fields(const ResourceType& type, const Json& obj,
   for (const auto& [name, want] : fields) {
     if (want != Want::Time || !obj.contains(name) || !obj[name].is_string()) continue;
     std::string text = obj[name].get<std::string>();
-    if (!kube::parse_time(text)) {
+    if (!apimachinery::parse_time(text)) {
       return bad_request(handled_as(type) + "parsing time " + Json(text).dump() +
                          " as \"2006-01-02T15:04:05Z07:00\": cannot parse " + Json(text).dump() +
                          " as \"2006\"");
@@ -133,7 +133,7 @@ std::optional<ApiError> check_quantities(const ResourceType& type, const Json& p
         for (const Json& v : m) {
           if (v.is_null()) continue;
           std::string text = v.is_string() ? v.get<std::string>() : v.dump();
-          auto q = kube::Quantity::parse(text);
+          auto q = apimachinery::Quantity::parse(text);
           if (!q) return bad_request(handled_as(type) + q.error());
         }
       }

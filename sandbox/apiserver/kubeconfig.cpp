@@ -4,6 +4,7 @@
 
 #include <fstream>
 
+#include "apimachinery/base64.hpp"
 #include "sandbox/apiserver/util.hpp"
 
 namespace respool::sandbox {
@@ -16,7 +17,8 @@ std::string render_kubeconfig(const KubeconfigContent& c) {
   out += "- name: sandbox\n";
   out += "  cluster:\n";
   out += "    server: " + c.server + "\n";
-  if (!c.ca_pem.empty()) out += "    certificate-authority-data: " + base64_encode(c.ca_pem) + "\n";
+  if (!c.ca_pem.empty())
+    out += "    certificate-authority-data: " + apimachinery::base64_encode(c.ca_pem) + "\n";
   out += "contexts:\n";
   out += "- name: sandbox\n";
   out += "  context:\n";

@@ -2,8 +2,8 @@
 
 #include <set>
 
+#include "apimachinery/time.hpp"
 #include "operator/kube/selector.hpp"
-#include "operator/kube/time.hpp"
 #include "sandbox/apiserver/engine.hpp"
 #include "sandbox/apiserver/kinds.hpp"
 
@@ -43,8 +43,8 @@ Json pdb_status(const Json& pdb, const std::vector<const Json*>& pods, runtime::
     names.insert(object_name(*p));
   if (old.contains("disruptedPods") && old["disruptedPods"].is_object()) {
     for (auto it = old["disruptedPods"].begin(); it != old["disruptedPods"].end(); ++it) {
-      auto when =
-          it.value().is_string() ? kube::parse_time(it.value().get<std::string>()) : std::nullopt;
+      auto when = it.value().is_string() ? apimachinery::parse_time(it.value().get<std::string>())
+                                         : std::nullopt;
       if (!names.count(it.key()) || !when) continue;
       if (now - *when > std::chrono::minutes(2)) continue;
       disrupted[it.key()] = it.value();
@@ -70,7 +70,7 @@ Json pdb_status(const Json& pdb, const std::vector<const Json*>& pods, runtime::
                     {"reason", ok ? "SufficientPods" : "InsufficientPods"},
                     {"message", ""},
                     {"observedGeneration", status["observedGeneration"]},
-                    {"lastTransitionTime", kube::format_time(now)}};
+                    {"lastTransitionTime", apimachinery::format_time(now)}};
   if (old.contains("conditions") && old["conditions"].is_array()) {
     for (const Json& c : old["conditions"]) {
       if (c.is_object() && c.value("type", std::string()) == "DisruptionAllowed" &&

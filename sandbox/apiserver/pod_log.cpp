@@ -3,7 +3,7 @@
 #include <charconv>
 #include <thread>
 
-#include "operator/kube/time.hpp"
+#include "apimachinery/time.hpp"
 #include "sandbox/apiserver/errors.hpp"
 #include "sandbox/apiserver/responses.hpp"
 #include "sandbox/simulator/container_log.hpp"
@@ -64,7 +64,7 @@ Result<LogOptions> parse_options(const http::Target& t, const std::string& name)
     *field = *parsed;
   }
   if (auto since = t.param("sinceTime"); since && !since->empty()) {
-    o.since_time = kube::parse_time(std::string(*since));
+    o.since_time = apimachinery::parse_time(std::string(*since));
     if (!o.since_time)
       return std::unexpected(bad_request("parsing time " + Json(std::string(*since)).dump() +
                                          " as \"2006-01-02T15:04:05Z07:00\": cannot parse"));

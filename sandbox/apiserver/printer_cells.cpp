@@ -1,7 +1,7 @@
 // What the printers share: reading fields, ages, label and selector formats, container cells.
 
+#include "apimachinery/time.hpp"
 #include "operator/kube/selector.hpp"
-#include "operator/kube/time.hpp"
 #include "sandbox/apiserver/printers.hpp"
 #include "sandbox/apiserver/tables.hpp"
 
@@ -38,7 +38,7 @@ std::string text(const Json& v, const std::string& fallback) {
 }
 
 std::string since(const Json& ts, runtime::TimePoint now) {
-  auto t = ts.is_string() ? kube::parse_time(ts.get<std::string>()) : std::nullopt;
+  auto t = ts.is_string() ? apimachinery::parse_time(ts.get<std::string>()) : std::nullopt;
   if (!t) return "<unknown>";
   return human_duration(std::chrono::duration_cast<std::chrono::seconds>(now - *t));
 }

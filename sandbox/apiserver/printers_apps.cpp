@@ -1,6 +1,6 @@
 // Printers of apps, batch, autoscaling, policy and coordination kinds.
 
-#include "operator/kube/time.hpp"
+#include "apimachinery/time.hpp"
 #include "sandbox/apiserver/printers.hpp"
 #include "sandbox/apiserver/tables.hpp"
 
@@ -65,8 +65,8 @@ std::string job_run_time(const Json& o, runtime::TimePoint now) {
   const Json& start = at(o, {"status", "startTime"});
   if (!start.is_string()) return "";
   const Json& done = at(o, {"status", "completionTime"});
-  auto s = kube::parse_time(start.get<std::string>());
-  auto d = done.is_string() ? kube::parse_time(done.get<std::string>()) : std::nullopt;
+  auto s = apimachinery::parse_time(start.get<std::string>());
+  auto d = done.is_string() ? apimachinery::parse_time(done.get<std::string>()) : std::nullopt;
   if (!s) return "";
   return human_duration(std::chrono::duration_cast<std::chrono::seconds>((d ? *d : now) - *s));
 }

@@ -2,7 +2,7 @@
 
 #include <functional>
 
-#include "operator/kube/time.hpp"
+#include "apimachinery/time.hpp"
 #include "sandbox/apiserver/jsonpath.hpp"
 #include "sandbox/apiserver/printers.hpp"
 #include "sandbox/apiserver/store.hpp"
@@ -43,7 +43,7 @@ Printer custom_printer(const ResourceType& type) {
       if (!v || v->is_null()) {
         cells.push_back(nullptr);
       } else if (c.type == "date" && v->is_string()) {
-        auto t = kube::parse_time(v->get<std::string>());
+        auto t = apimachinery::parse_time(v->get<std::string>());
         cells.push_back(
             t ? human_duration(std::chrono::duration_cast<std::chrono::seconds>(now - *t))
               : "<unknown>");

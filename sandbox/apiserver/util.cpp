@@ -1,7 +1,5 @@
 #include "sandbox/apiserver/util.hpp"
 
-#include <openssl/evp.h>
-
 #include <random>
 
 namespace respool::sandbox {
@@ -35,34 +33,6 @@ std::string random_suffix() {
   for (int i = 0; i < 5; ++i)
     out += alphabet[pick(rng())];
   return out;
-}
-
-std::string base64_encode(std::string_view data) {
-  std::string out(4 * ((data.size() + 2) / 3) + 1, '\0');
-  int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
-                          reinterpret_cast<const unsigned char*>(data.data()),
-                          static_cast<int>(data.size()));
-  out.resize(static_cast<std::size_t>(n));
-  return out;
-}
-
-bool base64_decode(std::string_view text, std::string& out) {
-  if (text.size() % 4 != 0) return false;
-  for (char c : text) {
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '+' && c != '/' && c != '=') {
-      return false;
-    }
-  }
-  out.assign(3 * text.size() / 4 + 1, '\0');
-  int n = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(out.data()),
-                          reinterpret_cast<const unsigned char*>(text.data()),
-                          static_cast<int>(text.size()));
-  if (n < 0) return false;
-  std::size_t len = static_cast<std::size_t>(n);
-  if (!text.empty() && text.back() == '=') --len;
-  if (text.size() > 1 && text[text.size() - 2] == '=') --len;
-  out.resize(len);
-  return true;
 }
 
 std::string meta_string(const Json& obj, const char* field) {

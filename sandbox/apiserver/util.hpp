@@ -1,5 +1,5 @@
 #pragma once
-// Small helpers shared by the API server's files: identifiers, base64, object accessors.
+// Small helpers shared by the API server's files: identifiers, object accessors.
 
 #include <string>
 #include <string_view>
@@ -15,9 +15,6 @@ using Json = nlohmann::json;
 std::string new_uid();
 // Five characters of generateName's alphabet ("bcdfghjklmnpqrstvwxz2456789").
 std::string random_suffix();
-std::string base64_encode(std::string_view data);
-// nullopt-like: empty and ok=false on malformed input.
-bool base64_decode(std::string_view text, std::string& out);
 
 // metadata fields as strings ("" when absent or not a string).
 std::string meta_string(const Json& obj, const char* field);

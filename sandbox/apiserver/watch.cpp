@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 
+#include "apimachinery/base64.hpp"
 #include "sandbox/apiserver/kinds.hpp"
 #include "sandbox/apiserver/responses.hpp"
 
@@ -51,7 +52,7 @@ class WatchStream {
                               "\",\"metadata\":{},\"items\":null}\n";
       obj["metadata"]["annotations"] = {
           {"k8s.io/initial-events-end", "true"},
-          {"kubernetes.io/initial-events-list-blueprint", base64_encode(blueprint)}};
+          {"kubernetes.io/initial-events-list-blueprint", apimachinery::base64_encode(blueprint)}};
     }
     return writer_.write("{\"type\":\"BOOKMARK\",\"object\":" + to_text(obj) + "}\n");
   }

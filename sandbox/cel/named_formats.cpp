@@ -4,6 +4,7 @@
 
 #include <re2/re2.h>
 
+#include "apimachinery/names.hpp"
 #include "sandbox/cel/library.hpp"
 #include "sandbox/cel/time.hpp"
 
@@ -12,128 +13,32 @@ namespace {
 
 using Errors = std::vector<std::string>;
 
-const char* kLabelFmt = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
-const char* kSubdomainFmt = "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*";
-const char* k1035Fmt = "[a-z]([-a-z0-9]*[a-z0-9])?";
-const char* kQualifiedFmt = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
-const char* kLabelValueFmt = "(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?";
-const char* kQualifiedMsg =
-    "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
-    "alphanumeric character";
-
 bool nf_full_match(const std::string& s, const char* pattern) {
   RE2 re(std::string("^(?:") + pattern + ")$");
   return RE2::FullMatch(s, re);
 }
 
-std::string nf_regex_error(const std::string& msg, const char* fmt,
-                           std::initializer_list<const char*> examples) {
-  std::string out = msg + " (e.g. ";
-  bool first = true;
-  for (const char* e : examples) {
-    out += (first ? "'" : ",  or '") + std::string(e) + "'";
-    first = false;
-  }
-  return out + ", regex used for validation is '" + fmt + "')";
-}
-
-std::string nf_max_len(std::size_t n) {
-  return "must be no more than " + std::to_string(n) + " characters";
-}
-
+// The name checks are apimachinery's (IsDNS1123Label and the others, worded as they are).
 Errors nf_dns1123_label(const std::string& s) {
-  Errors errs;
-  if (s.size() > 63) errs.push_back(nf_max_len(63));
-  if (!nf_full_match(s, kLabelFmt)) {
-    if (nf_full_match(s, kSubdomainFmt)) {
-      errs.push_back("must not contain dots");
-    } else {
-      errs.push_back(
-          nf_regex_error("a lowercase RFC 1123 label must consist of lower case "
-                         "alphanumeric characters or '-', and must start and end with an "
-                         "alphanumeric character",
-                         kLabelFmt, {"my-name", "123-abc"}));
-    }
-  }
-  return errs;
+  return apimachinery::dns1123_label_errors(s);
 }
-
 Errors nf_dns1123_subdomain(const std::string& s) {
-  Errors errs;
-  if (s.size() > 253) errs.push_back(nf_max_len(253));
-  if (!nf_full_match(s, kSubdomainFmt)) {
-    errs.push_back(
-        nf_regex_error("a lowercase RFC 1123 subdomain must consist of lower case "
-                       "alphanumeric characters, '-' or '.', and must start and end with "
-                       "an alphanumeric character",
-                       kSubdomainFmt, {"example.com"}));
-  }
-  return errs;
+  return apimachinery::dns1123_subdomain_errors(s);
 }
-
 Errors nf_dns1035_label(const std::string& s) {
-  Errors errs;
-  if (s.size() > 63) errs.push_back(nf_max_len(63));
-  if (!nf_full_match(s, k1035Fmt)) {
-    errs.push_back(
-        nf_regex_error("a DNS-1035 label must consist of lower case alphanumeric "
-                       "characters or '-', start with an alphabetic character, and end "
-                       "with an alphanumeric character",
-                       k1035Fmt, {"my-name", "abc-123"}));
-  }
-  return errs;
+  return apimachinery::dns1035_label_errors(s);
+}
+Errors nf_qualified_name(const std::string& s) {
+  return apimachinery::qualified_name_errors(s);
+}
+Errors nf_label_value(const std::string& s) {
+  return apimachinery::label_value_errors(s);
 }
 
 // apimachinery's maskTrailingDash: a generateName prefix may end with '-'.
 std::string nf_mask_trailing_dash(const std::string& s) {
   if (s.size() > 1 && s.back() == '-') return s.substr(0, s.size() - 2) + "a";
   return s;
-}
-
-Errors nf_qualified_name(const std::string& s) {
-  Errors errs;
-  std::string name = s;
-  auto slash = s.find('/');
-  if (slash != std::string::npos) {
-    if (s.find('/', slash + 1) != std::string::npos) {
-      errs.push_back(
-          "a qualified name " +
-          nf_regex_error(kQualifiedMsg, kQualifiedFmt, {"MyName", "my.name", "123-abc"}) +
-          " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')");
-      return errs;
-    }
-    std::string prefix = s.substr(0, slash);
-    name = s.substr(slash + 1);
-    if (prefix.empty()) {
-      errs.push_back("prefix part must be non-empty");
-    } else {
-      for (const std::string& e : nf_dns1123_subdomain(prefix))
-        errs.push_back("prefix part " + e);
-    }
-  }
-  if (name.empty()) {
-    errs.push_back("name part must be non-empty");
-  } else if (name.size() > 63) {
-    errs.push_back("name part " + nf_max_len(63));
-  }
-  if (!nf_full_match(name, kQualifiedFmt)) {
-    errs.push_back("name part " +
-                   nf_regex_error(kQualifiedMsg, kQualifiedFmt, {"MyName", "my.name", "123-abc"}));
-  }
-  return errs;
-}
-
-Errors nf_label_value(const std::string& s) {
-  Errors errs;
-  if (s.size() > 63) errs.push_back(nf_max_len(63));
-  if (!nf_full_match(s, kLabelValueFmt)) {
-    errs.push_back(
-        nf_regex_error("a valid label must be an empty string or consist of alphanumeric "
-                       "characters, '-', '_' or '.', and must start and end with an "
-                       "alphanumeric character",
-                       kLabelValueFmt, {"MyValue", "my_value", "12345"}));
-  }
-  return errs;
 }
 
 Errors nf_uri(const std::string& s) {

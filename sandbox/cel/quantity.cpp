@@ -1,6 +1,7 @@
 // Kubernetes' quantity library: resource.Quantity values ("500m", "1.5Gi", "2e3") held exactly
 // in nano-units, as the real library's inf.Dec arithmetic gives for these magnitudes.
 
+#include "apimachinery/quantity.hpp"
 #include "sandbox/cel/library.hpp"
 
 namespace respool::sandbox::cel {
@@ -9,65 +10,27 @@ namespace {
 constexpr Int128 kNano = 1000000000;
 constexpr Int128 kLimit = static_cast<Int128>(1) << 120;
 
-const char* kQuantityPattern = "^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$";
-
-// resource.ParseQuantity into nano-units (sub-nano amounts round up, as the real parser).
+// resource.ParseQuantity into nano-units (sub-nano amounts round up, as the real parser); the
+// grammar and suffixes are apimachinery's, the precision CEL's own.
 bool parse_quantity(const std::string& s, Int128& out) {
-  std::size_t i = 0;
-  bool neg = false;
-  if (i < s.size() && (s[i] == '+' || s[i] == '-')) neg = s[i++] == '-';
+  auto parts = apimachinery::parse_quantity_parts(s);
+  if (!parts) return false;
   Int128 mantissa = 0;
-  int scale = 0;  // decimal digits after the point
-  bool digits = false, point = false;
-  for (; i < s.size() && ((s[i] >= '0' && s[i] <= '9') || s[i] == '.'); ++i) {
-    if (s[i] == '.') {
-      if (point) return false;
-      point = true;
-      continue;
-    }
-    digits = true;
+  for (char digit : parts->digits) {
     if (mantissa > kLimit) return false;
-    mantissa = mantissa * 10 + (s[i] - '0');
-    if (point) ++scale;
+    mantissa = mantissa * 10 + (digit - '0');
   }
-  if (!digits) return false;
-  std::string suffix = s.substr(i);
-  int exp10 = 0, exp2 = 0;
-  static const std::pair<const char*, int> kBinary[] = {{"Ki", 10}, {"Mi", 20}, {"Gi", 30},
-                                                        {"Ti", 40}, {"Pi", 50}, {"Ei", 60}};
-  static const std::pair<const char*, int> kDecimal[] = {{"n", -9}, {"u", -6}, {"m", -3}, {"", 0},
-                                                         {"k", 3},  {"M", 6},  {"G", 9},  {"T", 12},
-                                                         {"P", 15}, {"E", 18}};
-  bool known = false;
-  for (const auto& [name, e] : kBinary) {
-    if (suffix == name) exp2 = e, known = true;
-  }
-  for (const auto& [name, e] : kDecimal) {
-    if (suffix == name) exp10 = e, known = true;
-  }
-  if (!known && suffix.size() >= 2 && (suffix[0] == 'e' || suffix[0] == 'E')) {
-    std::size_t k = 1;
-    bool eneg = false;
-    if (suffix[k] == '+' || suffix[k] == '-') eneg = suffix[k++] == '-';
-    if (k >= suffix.size() || suffix.size() - k > 3) return false;
-    for (; k < suffix.size(); ++k) {
-      if (suffix[k] < '0' || suffix[k] > '9') return false;
-      exp10 = exp10 * 10 + (suffix[k] - '0');
-    }
-    if (eneg) exp10 = -exp10;
-    known = true;
-  }
-  if (!known) return false;
+  const int exp2 = parts->exp2;
   Int128 value = mantissa << exp2;
   if (exp2 && value >> exp2 != mantissa) return false;
-  int shift = 9 + exp10 - scale;  // value * 10^shift nano-units
+  std::int64_t shift = 9 + parts->exp10;  // value * 10^shift nano-units
   for (; shift > 0; --shift) {
     if (value > kLimit) return false;
     value *= 10;
   }
-  for (; shift < 0; ++shift)
+  for (; shift < 0 && value != 0; ++shift)
     value = value / 10 + (value % 10 != 0);
-  out = neg ? -value : value;
+  out = parts->negative ? -value : value;
   return true;
 }
 
@@ -90,8 +53,7 @@ Value quantity(CallContext& c) {
   if (c.target || c.args.size() != 1 || !c.args[0].is(Kind::String)) return no_such_overload();
   Int128 nano;
   if (!parse_quantity(c.args[0].text(), nano)) {
-    return Value::error(std::string("quantities must match the regular expression '") +
-                        kQuantityPattern + "'");
+    return Value::error(std::string(apimachinery::quantity_format_error()));
   }
   return make_quantity(nano, c.args[0].text());
 }

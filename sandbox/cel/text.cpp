@@ -88,42 +88,6 @@ std::string utf8_encode(const std::vector<char32_t>& cps, std::size_t from, std:
   return out;
 }
 
-std::string go_float(double d) {
-  if (std::isnan(d)) return "NaN";
-  if (std::isinf(d)) return d > 0 ? "+Inf" : "-Inf";
-  if (d == 0) return std::signbit(d) ? "-0" : "0";
-  // The shortest digits that round-trip, then Go's choice between %e and %f.
-  char buf[64];
-  auto res = std::to_chars(buf, buf + sizeof buf, std::fabs(d), std::chars_format::scientific);
-  std::string sci(buf, res.ptr);
-  auto e = sci.find('e');
-  std::string digits;
-  for (std::size_t i = 0; i < e; ++i) {
-    if (sci[i] != '.') digits += sci[i];
-  }
-  int exp = std::stoi(sci.substr(e + 1));
-  std::string out = d < 0 ? "-" : "";
-  if (exp < -4 || exp >= 21) {
-    out += digits.substr(0, 1);
-    // Two appends, not `"." + digits.substr(1)`: GCC 12 at -O3 reports a false -Wrestrict on
-    // that (GCC bug 105329).
-    if (digits.size() > 1) out.append(1, '.').append(digits, 1);
-    char ebuf[16];
-    std::snprintf(ebuf, sizeof ebuf, "e%c%02d", exp < 0 ? '-' : '+', std::abs(exp));
-    return out + ebuf;
-  }
-  int point = exp + 1;  // digits before the decimal point
-  if (point <= 0) {
-    out += "0." + std::string(static_cast<std::size_t>(-point), '0') + digits;
-  } else if (static_cast<std::size_t>(point) >= digits.size()) {
-    out += digits + std::string(static_cast<std::size_t>(point) - digits.size(), '0');
-  } else {
-    out += digits.substr(0, static_cast<std::size_t>(point)) + "." +
-           digits.substr(static_cast<std::size_t>(point));
-  }
-  return out;
-}
-
 std::string format_double(double d) {
   if (std::isinf(d)) return d > 0 ? "Infinity" : "-Infinity";
   return go_float(d);

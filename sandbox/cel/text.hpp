@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "apimachinery/go_format.hpp"
+
 namespace respool::sandbox::cel {
 
 bool utf8_valid(std::string_view text);
@@ -17,7 +19,7 @@ std::string utf8_encode(const std::vector<char32_t>& code_points, std::size_t fr
 std::size_t utf8_length(std::string_view text);
 
 // strconv.FormatFloat(d, 'g', -1, 64), with NaN/+Inf/-Inf spelled "NaN", "+Inf", "-Inf".
-std::string go_float(double d);
+using apimachinery::go_float;
 // How CEL prints a double in string() and %s: Go's 'g' shortest, infinities as "Infinity".
 std::string format_double(double d);
 

@@ -1,5 +1,8 @@
 #include "sandbox/cel/time.hpp"
 
+#include "apimachinery/duration.hpp"
+#include "apimachinery/time.hpp"
+
 #include "sandbox/cel/value.hpp"
 
 #include <cstdio>
@@ -81,46 +84,9 @@ bool timestamp_in_range(std::int64_t seconds) {
 }
 
 std::optional<Timestamp> parse_timestamp(std::string_view s) {
-  int y, mo, d, h, mi, se;
-  if (!digits(s, 0, 4, y) || s.size() < 20 || s[4] != '-' || !digits(s, 5, 2, mo) || s[7] != '-' ||
-      !digits(s, 8, 2, d) || (s[10] != 'T' && s[10] != 't') || !digits(s, 11, 2, h) ||
-      s[13] != ':' || !digits(s, 14, 2, mi) || s[16] != ':' || !digits(s, 17, 2, se)) {
-    return std::nullopt;
-  }
-  if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || se > 59) return std::nullopt;
-  static const int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-  if (d > kDays[mo - 1] + (mo == 2 && leap ? 1 : 0)) return std::nullopt;
-  std::size_t i = 19;
-  std::int32_t nanos = 0;
-  if (i < s.size() && s[i] == '.') {
-    ++i;
-    int n = 0;
-    while (i < s.size() && s[i] >= '0' && s[i] <= '9') {
-      if (n < 9) nanos = nanos * 10 + (s[i] - '0');
-      ++n, ++i;
-    }
-    if (n == 0) return std::nullopt;
-    for (; n < 9; ++n)
-      nanos *= 10;
-  }
-  std::int64_t offset = 0;
-  if (i < s.size() && (s[i] == 'Z' || s[i] == 'z')) {
-    ++i;
-  } else if (i < s.size() && (s[i] == '+' || s[i] == '-')) {
-    int oh, om;
-    if (!digits(s, i + 1, 2, oh) || i + 3 >= s.size() || s[i + 3] != ':' ||
-        !digits(s, i + 4, 2, om) || oh > 23 || om > 59) {
-      return std::nullopt;
-    }
-    offset = (oh * 3600 + om * 60) * (s[i] == '-' ? -1 : 1);
-    i += 6;
-  } else {
-    return std::nullopt;
-  }
-  if (i != s.size()) return std::nullopt;
-  std::int64_t secs = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + se - offset;
-  return Timestamp{secs, nanos};
+  const auto t = apimachinery::parse_rfc3339(s);
+  if (!t) return std::nullopt;
+  return Timestamp{t->seconds, t->nanos};
 }
 
 Civil civil_time(std::int64_t seconds) {
@@ -149,79 +115,13 @@ Civil civil_time(std::int64_t seconds) {
 }
 
 std::string format_timestamp(std::int64_t seconds, std::int32_t nanos) {
-  Civil c = civil_time(seconds);
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%04lld-%02d-%02dT%02d:%02d:%02d", static_cast<long long>(c.year),
-                c.month, c.day, c.hour, c.minute, c.second);
-  std::string out = buf;
-  if (nanos) {
-    std::snprintf(buf, sizeof buf, ".%09d", nanos);
-    std::string frac = buf;
-    while (frac.back() == '0')
-      frac.pop_back();
-    out += frac;
-  }
-  return out + "Z";
+  return apimachinery::format_rfc3339({seconds, nanos}, apimachinery::Fraction::NanosTrimmed);
 }
 
 std::optional<std::int64_t> parse_duration(std::string_view s) {
-  // Go's time.ParseDuration: [-+]?([0-9]*(\.[0-9]*)?[a-z]+)+ and "0".
-  bool neg = false;
-  if (!s.empty() && (s[0] == '-' || s[0] == '+')) {
-    neg = s[0] == '-';
-    s.remove_prefix(1);
-  }
-  if (s == "0") return 0;
-  if (s.empty()) return std::nullopt;
-  Int128 total = 0;
-  while (!s.empty()) {
-    Int128 whole = 0;
-    Int128 frac = 0, scale = 1;
-    std::size_t i = 0;
-    bool any = false;
-    while (i < s.size() && s[i] >= '0' && s[i] <= '9') {
-      whole = whole * 10 + (s[i] - '0');
-      if (whole > static_cast<Int128>(1) << 63) return std::nullopt;
-      ++i, any = true;
-    }
-    if (i < s.size() && s[i] == '.') {
-      ++i;
-      while (i < s.size() && s[i] >= '0' && s[i] <= '9') {
-        if (scale < static_cast<Int128>(1000000000000000000)) {
-          frac = frac * 10 + (s[i] - '0');
-          scale *= 10;
-        }
-        ++i, any = true;
-      }
-    }
-    if (!any) return std::nullopt;
-    std::size_t u = i;
-    while (u < s.size() && s[u] != '.' && (s[u] < '0' || s[u] > '9'))
-      ++u;
-    std::string_view unit = s.substr(i, u - i);
-    std::int64_t mult;
-    if (unit == "ns") {
-      mult = 1;
-    } else if (unit == "us" || unit == "\xC2\xB5s" || unit == "\xCE\xBCs") {
-      mult = 1000;
-    } else if (unit == "ms") {
-      mult = 1000000;
-    } else if (unit == "s") {
-      mult = 1000000000;
-    } else if (unit == "m") {
-      mult = 60000000000;
-    } else if (unit == "h") {
-      mult = 3600000000000;
-    } else {
-      return std::nullopt;
-    }
-    total += whole * mult + frac * mult / scale;
-    if (total > static_cast<Int128>(1) << 63) return std::nullopt;
-    s.remove_prefix(u);
-  }
-  if (neg) total = -total;
-  if (total > INT64_MAX || total < INT64_MIN) return std::nullopt;
-  return static_cast<std::int64_t>(total);
+  const auto d = apimachinery::parse_duration(s);
+  if (!d) return std::nullopt;
+  return d->count();
 }
 
 std::string format_duration(std::int64_t nanos) {

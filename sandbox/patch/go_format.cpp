@@ -1,26 +1,8 @@
 #include "sandbox/patch/go_format.hpp"
 
-#include <cmath>
-#include <cstdio>
-#include <cstdlib>
+#include "apimachinery/go_format.hpp"
 
 namespace respool::sandbox::patch {
-namespace {
-
-// strconv.FormatFloat(f, 'g', -1, 64): the shortest digits that read back as f.
-std::string go_float(double f) {
-  if (std::isnan(f)) return "NaN";
-  if (std::isinf(f)) return f > 0 ? "+Inf" : "-Inf";
-  char buf[64];
-  for (int precision = 1; precision <= 17; ++precision) {
-    std::snprintf(buf, sizeof buf, "%.*g", precision, f);
-    if (std::strtod(buf, nullptr) == f) break;
-  }
-  // C writes exponents with at least two digits, as Go does: 1e+21, 1e-07.
-  return buf;
-}
-
-}  // namespace
 
 std::string go_value(const nlohmann::json& value) {
   switch (value.type()) {
@@ -35,7 +17,7 @@ std::string go_value(const nlohmann::json& value) {
     case nlohmann::json::value_t::number_unsigned:
       return std::to_string(value.get<std::uint64_t>());
     case nlohmann::json::value_t::number_float:
-      return go_float(value.get<double>());
+      return apimachinery::go_float(value.get<double>());
     case nlohmann::json::value_t::array: {
       std::string out = "[";
       for (std::size_t i = 0; i < value.size(); ++i) {

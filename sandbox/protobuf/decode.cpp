@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "apimachinery/base64.hpp"
 #include "sandbox/protobuf/custom_json.hpp"
 #include "sandbox/protobuf/go_json.hpp"
 #include "sandbox/protobuf/wire.hpp"
@@ -204,7 +205,7 @@ class Decoder {
   Json scalar(Scalar s, std::uint64_t raw) { return number_json(s, raw); }
 
   Json bytes_value(Scalar s, std::string_view b) {
-    return s == Scalar::String ? Json(valid_utf8(b)) : Json(base64(b));
+    return s == Scalar::String ? Json(valid_utf8(b)) : Json(apimachinery::base64_encode(b));
   }
 
   void field(const FieldDef& f, int wire, Reader& r, Json& obj, int depth) {

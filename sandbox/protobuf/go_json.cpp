@@ -1,5 +1,7 @@
 #include "sandbox/protobuf/go_json.hpp"
 
+#include "apimachinery/time.hpp"
+
 #include <cstdio>
 
 namespace respool::sandbox::protobuf {
@@ -23,20 +25,6 @@ std::size_t utf8_length(std::string_view s, std::size_t i) {
     if (b(i + k) < 0x80 || b(i + k) > 0xBF) return 0;
   }
   return n;
-}
-
-// Days since 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's civil_from_days).
-void civil_from_days(std::int64_t z, std::int64_t& y, unsigned& m, unsigned& d) {
-  z += 719468;
-  const std::int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-  const auto doe = static_cast<unsigned>(z - era * 146097);
-  const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  y = static_cast<std::int64_t>(yoe) + era * 400;
-  const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  const unsigned mp = (5 * doy + 2) / 153;
-  d = doy - (153 * mp + 2) / 5 + 1;
-  m = mp < 10 ? mp + 3 : mp - 9;
-  if (m <= 2) ++y;
 }
 
 // Go's fmtFrac/fmtInt for Duration.String: v in units of 10^prec, printed with its fraction.
@@ -72,56 +60,10 @@ std::string valid_utf8(std::string_view s) {
   return out;
 }
 
-std::string base64(std::string_view bytes) {
-  static const char* alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  out.reserve((bytes.size() + 2) / 3 * 4);
-  std::size_t i = 0;
-  auto at = [&](std::size_t k) { return static_cast<unsigned char>(bytes[k]); };
-  for (; i + 2 < bytes.size(); i += 3) {
-    unsigned v = (at(i) << 16) | (at(i + 1) << 8) | at(i + 2);
-    out += alphabet[(v >> 18) & 63];
-    out += alphabet[(v >> 12) & 63];
-    out += alphabet[(v >> 6) & 63];
-    out += alphabet[v & 63];
-  }
-  if (i + 1 == bytes.size()) {
-    unsigned v = at(i) << 16;
-    out += alphabet[(v >> 18) & 63];
-    out += alphabet[(v >> 12) & 63];
-    out += "==";
-  } else if (i + 2 == bytes.size()) {
-    unsigned v = (at(i) << 16) | (at(i + 1) << 8);
-    out += alphabet[(v >> 18) & 63];
-    out += alphabet[(v >> 12) & 63];
-    out += alphabet[(v >> 6) & 63];
-    out += '=';
-  }
-  return out;
-}
-
 std::string rfc3339(std::int64_t seconds, std::int64_t nanos, bool micros) {
-  // Floor division, so times before 1970 land on the right day.
-  std::int64_t days = seconds / 86400, rem = seconds % 86400;
-  if (rem < 0) {
-    rem += 86400;
-    --days;
-  }
-  std::int64_t year = 0;
-  unsigned month = 0, day = 0;
-  civil_from_days(days, year, month, day);
-  char buf[96];
-  // Go's time.Format pads years to 4 digits and writes a sign for negative ones.
-  std::snprintf(buf, sizeof buf, "%s%04lld-%02u-%02uT%02d:%02d:%02d", year < 0 ? "-" : "",
-                static_cast<long long>(year < 0 ? -year : year), month, day,
-                static_cast<int>(rem / 3600), static_cast<int>(rem / 60 % 60),
-                static_cast<int>(rem % 60));
-  std::string out = buf;
-  if (micros) {
-    std::snprintf(buf, sizeof buf, ".%06lld", static_cast<long long>(nanos / 1000));
-    out += buf;
-  }
-  return out + "Z";
+  using apimachinery::Fraction;
+  return apimachinery::format_rfc3339({seconds, static_cast<std::int32_t>(nanos)},
+                                      micros ? Fraction::Micros : Fraction::None);
 }
 
 std::string go_duration(std::int64_t d) {
@@ -150,42 +92,6 @@ std::string go_duration(std::int64_t d) {
     }
   }
   return negative ? "-" + out : out;
-}
-
-std::string go_quote(std::string_view s) {
-  std::string out = "\"";
-  for (std::size_t i = 0; i < s.size();) {
-    std::size_t n = utf8_length(s, i);
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    char buf[8];
-    if (n == 0) {
-      std::snprintf(buf, sizeof buf, "\\x%02x", c);
-      out += buf;
-      ++i;
-      continue;
-    }
-    if (n == 1) {
-      if (c == '"' || c == '\\') {
-        out += '\\';
-        out += static_cast<char>(c);
-      } else if (c == '\n') {
-        out += "\\n";
-      } else if (c == '\t') {
-        out += "\\t";
-      } else if (c == '\r') {
-        out += "\\r";
-      } else if (c < 0x20 || c == 0x7f) {
-        std::snprintf(buf, sizeof buf, "\\x%02x", c);
-        out += buf;
-      } else {
-        out += static_cast<char>(c);
-      }
-    } else {
-      out.append(s.substr(i, n));
-    }
-    i += n;
-  }
-  return out + "\"";
 }
 
 }  // namespace respool::sandbox::protobuf

@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "apimachinery/base64.hpp"
 #include "sandbox/cel/time.hpp"
 #include "sandbox/schema/schema_node.hpp"
 
@@ -28,24 +29,6 @@ TypePtr container(DKind kind, TypePtr elem) {
   t->kind = kind;
   t->elem = std::move(elem);
   return t;
-}
-
-std::string base64_decode(const std::string& in) {
-  static const std::string chars =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  int val = 0, bits = -8;
-  for (char c : in) {
-    auto pos = chars.find(c);
-    if (pos == std::string::npos) break;
-    val = (val << 6) + static_cast<int>(pos);
-    bits += 6;
-    if (bits >= 0) {
-      out += static_cast<char>((val >> bits) & 0xFF);
-      bits -= 8;
-    }
-  }
-  return out;
 }
 
 // A JSON value with no schema to go by (int-or-string, preserved unknown fields).
@@ -236,7 +219,7 @@ Value to_value(const Json& v, const Json& schema, bool resource_root) {
   if (type == "string" && v.is_string()) {
     std::string s = v.get<std::string>();
     std::string format = string_member(schema, "format");
-    if (format == "byte") return Value::bytes(base64_decode(s));
+    if (format == "byte") return Value::bytes(apimachinery::base64_decode(s).value_or(""));
     if (format == "duration") {
       auto nanos = cel::parse_duration(s);
       return nanos ? Value::duration(*nanos) : Value::error("invalid duration " + s);

@@ -10,6 +10,7 @@
 #include <set>
 #include "sandbox/schema/regex.hpp"
 
+#include "apimachinery/base64.hpp"
 #include "sandbox/schema/openapi.hpp"
 #include "sandbox/schema/schema_node.hpp"
 
@@ -184,14 +185,6 @@ bool is_credit_card(const std::string& text) {
   return sum % 10 == 0;
 }
 
-// base64.StdEncoding.DecodeString, which skips line breaks.
-bool is_base64(std::string text) {
-  std::erase(text, '\n');
-  std::erase(text, '\r');
-  return text.size() % 4 == 0 &&
-         matches(text, "^[A-Za-z0-9+/]*([A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$");
-}
-
 // strfmt.ParseDuration: Go's time.ParseDuration, or a number and a unit word ("3 days").
 bool is_duration(const std::string& text) {
   if (matches(text,
@@ -236,7 +229,7 @@ bool format_accepts(const std::string& format, const std::string& text) {
   if (name == "hostname") return is_hostname(text);
   if (name == "email") return is_email(text);
   if (name == "uri") return is_uri(text);
-  if (name == "byte") return is_base64(text);
+  if (name == "byte") return apimachinery::base64_decode(text).has_value();
   if (name == "bsonobjectid") return matches(text, "^[0-9a-fA-F]{24}$");
   if (name == "uuid") {
     return matches(text, "^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$",

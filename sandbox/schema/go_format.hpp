@@ -9,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "apimachinery/go_format.hpp"
+
 namespace respool::sandbox::schema::detail {
 
 using Json = nlohmann::json;
@@ -24,11 +26,15 @@ double as_float(const Json& value);      // for Kind::Int and Kind::Float
 // math.MinInt64.
 std::int64_t to_int64(double value);
 
-std::string go_quote(std::string_view text);  // strconv.Quote, fmt's %q
-std::string go_float(double value);           // fmt's %v of a float64
-std::string go_number(const Json& value);     // fmt's %v of an int64 or float64
-std::string go_syntax(const Json& value);     // fmt's %#v of a decoded JSON value
-std::string go_json(const Json& value);       // json.Marshal of a decoded JSON value
+// strconv.Quote (fmt's %q), fmt's %v of a float64, encoding/json's strings and floats.
+using apimachinery::go_float;
+using apimachinery::go_json_float;
+using apimachinery::go_json_string;
+using apimachinery::go_quote;
+
+std::string go_number(const Json& value);  // fmt's %v of an int64 or float64
+std::string go_syntax(const Json& value);  // fmt's %#v of a decoded JSON value
+std::string go_json(const Json& value);    // json.Marshal of a decoded JSON value
 
 // How field.Error prints a bad value: null, %v for numbers and booleans, %q for strings,
 // %#v for maps and slices.

@@ -1,6 +1,6 @@
 #include "sandbox/simulator/conditions.hpp"
 
-#include "operator/kube/time.hpp"
+#include "apimachinery/time.hpp"
 
 namespace respool::sandbox::sim {
 
@@ -10,7 +10,7 @@ bool set_condition(nlohmann::json& object, const ConditionValue& value,
   if (!object["status"].is_object()) object["status"] = Json::object();
   Json& conditions = object["status"]["conditions"];
   if (!conditions.is_array()) conditions = Json::array();
-  const std::string t = kube::format_time(now);
+  const std::string t = apimachinery::format_time(now);
   Json* found = nullptr;
   for (auto& c : conditions) {
     if (c.is_object() && c.value("type", std::string()) == value.type) found = &c;

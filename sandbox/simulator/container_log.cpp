@@ -8,7 +8,7 @@
 #include <limits>
 #include <string_view>
 
-#include "operator/kube/time.hpp"
+#include "apimachinery/time.hpp"
 #include "sandbox/simulator/fit.hpp"
 #include "sandbox/simulator/keys.hpp"
 
@@ -35,11 +35,11 @@ std::vector<Silence> silences_of(const Json& pod) {
     const std::string_view part = rest.substr(0, comma);
     rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
     const auto slash = part.find('/');
-    auto from = kube::parse_time(std::string(part.substr(0, slash)));
+    auto from = apimachinery::parse_time(std::string(part.substr(0, slash)));
     if (!from) continue;
     Silence s{*from, std::nullopt};
     if (slash != std::string_view::npos && slash + 1 < part.size())
-      s.to = kube::parse_time(std::string(part.substr(slash + 1)));
+      s.to = apimachinery::parse_time(std::string(part.substr(slash + 1)));
     out.push_back(s);
   }
   return out;
@@ -50,8 +50,8 @@ std::string format_silences(const std::vector<Silence>& silences) {
   const std::size_t first = silences.size() > kMaxSilences ? silences.size() - kMaxSilences : 0;
   for (std::size_t i = first; i < silences.size(); ++i) {
     if (!out.empty()) out += ',';
-    out += kube::format_time(silences[i].from) + "/";
-    if (silences[i].to) out += kube::format_time(*silences[i].to);
+    out += apimachinery::format_time(silences[i].from) + "/";
+    if (silences[i].to) out += apimachinery::format_time(*silences[i].to);
   }
   return out;
 }
@@ -98,15 +98,7 @@ std::string line_text(const std::string& container, const ContainerRun& run, lon
 }  // namespace
 
 std::string nano_time(TimePoint t) {
-  const auto since_epoch = std::chrono::duration_cast<nanoseconds>(t.time_since_epoch()).count();
-  const std::time_t secs = static_cast<std::time_t>(since_epoch / 1'000'000'000);
-  const long long frac = since_epoch % 1'000'000'000;
-  std::tm tm{};
-  gmtime_r(&secs, &tm);
-  char out[48];
-  std::snprintf(out, sizeof out, "%04d-%02d-%02dT%02d:%02d:%02d.%09lldZ", tm.tm_year + 1900,
-                tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, frac);
-  return out;
+  return apimachinery::format_rfc3339(apimachinery::to_instant(t), apimachinery::Fraction::Nanos);
 }
 
 std::expected<ContainerRun, std::string> container_run(const Json& pod,
@@ -119,8 +111,8 @@ std::expected<ContainerRun, std::string> container_run(const Json& pod,
   run.restart = status ? status->value("restartCount", 0) : 0;
   if (previous) {
     const Json& last = status ? at_path(*status, {"lastState", "terminated"}) : Json();
-    auto start = kube::parse_time(string_at(last, {"startedAt"}));
-    auto end = kube::parse_time(string_at(last, {"finishedAt"}));
+    auto start = apimachinery::parse_time(string_at(last, {"startedAt"}));
+    auto end = apimachinery::parse_time(string_at(last, {"finishedAt"}));
     if (!start || !end)
       return std::unexpected("previous terminated container \"" + container + "\" in pod \"" +
                              pod_name + "\" not found");
@@ -130,9 +122,9 @@ std::expected<ContainerRun, std::string> container_run(const Json& pod,
     return run;
   }
   if (status) {
-    if (auto t = kube::parse_time(string_at(*status, {"state", "running", "startedAt"}))) {
+    if (auto t = apimachinery::parse_time(string_at(*status, {"state", "running", "startedAt"}))) {
       run.start = *t;
-      auto pod_start = kube::parse_time(string_at(pod, {"status", "startTime"}));
+      auto pod_start = apimachinery::parse_time(string_at(pod, {"status", "startTime"}));
       auto seconds = annotation(pod, kRunSecondsAnnotation);
       double run_seconds = 0;
       if (pod_start && seconds &&
@@ -142,8 +134,8 @@ std::expected<ContainerRun, std::string> container_run(const Json& pod,
                                        std::chrono::duration<double>(run_seconds));
       return run;
     }
-    auto start = kube::parse_time(string_at(*status, {"state", "terminated", "startedAt"}));
-    auto end = kube::parse_time(string_at(*status, {"state", "terminated", "finishedAt"}));
+    auto start = apimachinery::parse_time(string_at(*status, {"state", "terminated", "startedAt"}));
+    auto end = apimachinery::parse_time(string_at(*status, {"state", "terminated", "finishedAt"}));
     if (start && end) {
       run.start = *start;
       run.finished = end;

@@ -5,6 +5,8 @@
 #include <map>
 #include <vector>
 
+#include "apimachinery/duration.hpp"
+
 namespace respool::sandbox::sim {
 namespace {
 
@@ -115,38 +117,6 @@ std::expected<std::uint64_t, std::string> parse_field(const std::string& field, 
   return bits;
 }
 
-// time.ParseDuration for what schedules use: [number[.fraction]unit]+ with h, m, s, ms, us, ns.
-std::expected<std::chrono::nanoseconds, std::string> parse_duration(const std::string& text) {
-  const std::string invalid = "time: invalid duration \"" + text + "\"";
-  if (text.empty()) return std::unexpected(invalid);
-  if (text == "0") return std::chrono::nanoseconds(0);
-  double total = 0;
-  std::size_t i = 0;
-  while (i < text.size()) {
-    std::size_t start = i;
-    while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.'))
-      ++i;
-    if (start == i) return std::unexpected(invalid);
-    const double number = std::stod(text.substr(start, i - start));
-    std::size_t unit_start = i;
-    while (i < text.size() && !std::isdigit(static_cast<unsigned char>(text[i])) && text[i] != '.')
-      ++i;
-    const std::string unit = text.substr(unit_start, i - unit_start);
-    double scale = 0;
-    if (unit == "h") scale = 3600e9;
-    if (unit == "m") scale = 60e9;
-    if (unit == "s") scale = 1e9;
-    if (unit == "ms") scale = 1e6;
-    if (unit == "us" || unit == "\xC2\xB5s") scale = 1e3;
-    if (unit == "ns") scale = 1;
-    if (unit.empty()) return std::unexpected("time: missing unit in duration \"" + text + "\"");
-    if (scale == 0)
-      return std::unexpected("time: unknown unit \"" + unit + "\" in duration \"" + text + "\"");
-    total += number * scale;
-  }
-  return std::chrono::nanoseconds(static_cast<std::int64_t>(total));
-}
-
 }  // namespace
 
 std::expected<CronSchedule, std::string> CronSchedule::parse(std::string_view spec) {
@@ -173,7 +143,7 @@ std::expected<CronSchedule, std::string> CronSchedule::parse(std::string_view sp
         {"@hourly", "0 * * * *"}};
     if (auto it = macros.find(descriptor); it != macros.end()) return parse(it->second);
     if (descriptor.starts_with("@every ")) {
-      auto d = parse_duration(descriptor.substr(7));
+      auto d = apimachinery::parse_duration(descriptor.substr(7));
       if (!d) return std::unexpected("failed to parse duration " + descriptor + ": " + d.error());
       const auto whole = std::chrono::duration_cast<std::chrono::seconds>(*d);
       s.every_ = std::max(whole, std::chrono::seconds(1));

@@ -4,7 +4,7 @@
 #include <ctime>
 #include <set>
 
-#include "operator/kube/time.hpp"
+#include "apimachinery/time.hpp"
 #include "sandbox/simulator/cron_schedule.hpp"
 #include "sandbox/simulator/fit.hpp"
 #include "sandbox/simulator/workload_util.hpp"
@@ -105,7 +105,8 @@ Json cronjob_job(const Json& cj, TimePoint scheduled) {
   if (labels.is_object() && !labels.empty()) metadata["labels"] = labels;
   Json annotations = at_path(tmpl, {"metadata", "annotations"});
   if (!annotations.is_object()) annotations = Json::object();
-  annotations["batch.kubernetes.io/cronjob-scheduled-timestamp"] = kube::format_time(scheduled);
+  annotations["batch.kubernetes.io/cronjob-scheduled-timestamp"] =
+      apimachinery::format_time(scheduled);
   metadata["annotations"] = annotations;
   Json spec = at_path(tmpl, {"spec"});
   if (!spec.is_object()) spec = Json::object();
@@ -145,7 +146,7 @@ CronJobPlan plan_cronjob(const Json& cj, const std::vector<const Json*>& jobs, T
       auto completed = time_at(*job, {"status", "completionTime"});
       auto last = time_at(status, {"lastSuccessfulTime"});
       if (completed && (!last || *completed > *last))
-        status["lastSuccessfulTime"] = kube::format_time(*completed);
+        status["lastSuccessfulTime"] = apimachinery::format_time(*completed);
     }
   }
   for (const auto& ref : Json(active)) {
@@ -248,7 +249,7 @@ CronJobPlan plan_cronjob(const Json& cj, const std::vector<const Json*>& jobs, T
     active = Json::array();
   }
   plan.create = std::move(job);
-  status["lastScheduleTime"] = kube::format_time(scheduled);
+  status["lastScheduleTime"] = apimachinery::format_time(scheduled);
   Json next = cj;
   next["status"]["lastScheduleTime"] = status["lastScheduleTime"];
   plan.recheck = until_next(next, now, *schedule);

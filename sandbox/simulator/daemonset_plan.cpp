@@ -4,7 +4,7 @@
 #include <cmath>
 #include <map>
 
-#include "operator/kube/time.hpp"
+#include "apimachinery/time.hpp"
 #include "sandbox/simulator/fit.hpp"
 #include "sandbox/simulator/keys.hpp"
 #include "sandbox/simulator/template_hash.hpp"
@@ -56,8 +56,8 @@ void sort_oldest_first(std::vector<const Json*>& pods) {
   std::sort(pods.begin(), pods.end(), [](const Json* a, const Json* b) {
     const auto ta = string_at(*a, {"metadata", "creationTimestamp"});
     const auto tb = string_at(*b, {"metadata", "creationTimestamp"});
-    auto pa = kube::parse_time(ta);
-    auto pb = kube::parse_time(tb);
+    auto pa = apimachinery::parse_time(ta);
+    auto pb = apimachinery::parse_time(tb);
     if (pa && pb && *pa != *pb) return *pa < *pb;
     return string_at(*a, {"metadata", "name"}) < string_at(*b, {"metadata", "name"});
   });
@@ -152,7 +152,7 @@ bool pod_available(const Json& pod, int min_ready_seconds, TimePoint now) {
   const Json* ready = find_condition(pod, "Ready");
   if (!ready || ready->value("status", "") != "True") return false;
   if (min_ready_seconds <= 0) return true;
-  auto since = kube::parse_time(ready->value("lastTransitionTime", ""));
+  auto since = apimachinery::parse_time(ready->value("lastTransitionTime", ""));
   return since && *since + std::chrono::seconds(min_ready_seconds) <= now;
 }
 
@@ -223,7 +223,7 @@ DaemonSetPlan plan_daemonset(const Json& ds, const std::vector<const Json*>& nod
         ++ready;
         if (pod_available(first, min_ready, now)) {
           ++available;
-        } else if (auto since = kube::parse_time(
+        } else if (auto since = apimachinery::parse_time(
                        find_condition(first, "Ready")->value("lastTransitionTime", ""))) {
           auto wait = *since + std::chrono::seconds(min_ready) - now;
           if (plan.recheck == decltype(wait){} || wait < plan.recheck) plan.recheck = wait;

@@ -2,7 +2,7 @@
 
 #include <climits>
 
-#include "operator/kube/time.hpp"
+#include "apimachinery/time.hpp"
 #include "sandbox/simulator/deployment_plan.hpp"
 #include "sandbox/simulator/fit.hpp"
 #include "sandbox/simulator/workload_util.hpp"
@@ -49,7 +49,7 @@ bool deployment_timed_out(const Json& d, const Json& next, TimePoint now) {
   const Json* cond = deployment_condition_of(next, "Progressing");
   if (!cond) return false;
   if (cond->value("reason", "") == "ProgressDeadlineExceeded") return true;
-  auto from = kube::parse_time(cond->value("lastUpdateTime", ""));
+  auto from = apimachinery::parse_time(cond->value("lastUpdateTime", ""));
   if (!from) return false;
   return *from + std::chrono::seconds(int_at(d, {"spec", "progressDeadlineSeconds"}, 600)) < now;
 }
@@ -58,7 +58,7 @@ bool deployment_timed_out(const Json& d, const Json& next, TimePoint now) {
 
 Json deployment_condition(const std::string& type, const std::string& status,
                           const std::string& reason, const std::string& message, TimePoint now) {
-  const std::string t = kube::format_time(now);
+  const std::string t = apimachinery::format_time(now);
   return {{"type", type},     {"status", status},  {"lastUpdateTime", t}, {"lastTransitionTime", t},
           {"reason", reason}, {"message", message}};
 }
@@ -182,7 +182,7 @@ Json rollout_status(const std::vector<const Json*>& sets, const Json* new_set, c
   // requeueStuckDeployment: look again when the deadline passes without progress.
   if (current && has_progress_deadline(d) && !deployment_complete(d, next) &&
       current->value("reason", "") != "ProgressDeadlineExceeded") {
-    if (auto updated = kube::parse_time(current->value("lastUpdateTime", ""))) {
+    if (auto updated = apimachinery::parse_time(current->value("lastUpdateTime", ""))) {
       auto after = *updated +
                    std::chrono::seconds(int_at(d, {"spec", "progressDeadlineSeconds"}, 600)) - now;
       recheck = std::max<std::chrono::system_clock::duration>(after, std::chrono::seconds(0)) +

@@ -1,6 +1,6 @@
 #include "sandbox/simulator/driver_agent.hpp"
 
-#include "operator/kube/time.hpp"
+#include "apimachinery/time.hpp"
 #include "sandbox/simulator/fit.hpp"
 #include "sandbox/simulator/keys.hpp"
 
@@ -34,7 +34,7 @@ std::expected<ReconcileResult, std::string> DriverAgent::reconcile(const std::st
     return ReconcileResult::done();
   if (label(node->object, kDriverVersion) == version) return ReconcileResult::done();
 
-  const auto since = kube::parse_time(ready->value("lastTransitionTime", std::string()));
+  const auto since = apimachinery::parse_time(ready->value("lastTransitionTime", std::string()));
   const auto now = cluster_.clock.now();
   if (since && now < *since + cluster_.timing.driver_install)
     return ReconcileResult::after(*since + cluster_.timing.driver_install - now);

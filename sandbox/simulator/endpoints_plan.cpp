@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <map>
 
-#include "operator/kube/time.hpp"
+#include "apimachinery/time.hpp"
 #include "sandbox/simulator/fit.hpp"
 #include "sandbox/simulator/workload_util.hpp"
 
@@ -192,7 +192,7 @@ std::string last_change_trigger_time(const Json& service, const std::vector<cons
         t = since;
     if (t && (!latest || *t > *latest)) latest = t;
   }
-  return latest ? kube::format_time(*latest) : std::string();
+  return latest ? apimachinery::format_time(*latest) : std::string();
 }
 
 }  // namespace respool::sandbox::sim

@@ -8,17 +8,17 @@ namespace {
 
 const Json kNull;
 
-kube::Quantity quantity(const Json& value) {
+apimachinery::Quantity quantity(const Json& value) {
   std::string text;
   if (value.is_string()) {
     text = value.get<std::string>();
   } else if (value.is_number_integer()) {
-    return kube::Quantity::from_units(value.get<std::int64_t>());
+    return apimachinery::Quantity::from_units(value.get<std::int64_t>());
   } else {
     return {};
   }
-  auto q = kube::Quantity::parse(text);
-  return q ? *q : kube::Quantity{};
+  auto q = apimachinery::Quantity::parse(text);
+  return q ? *q : apimachinery::Quantity{};
 }
 
 std::optional<std::int64_t> parse_int(std::string_view text) {

@@ -1,6 +1,6 @@
 #include "sandbox/simulator/hpa_plan.hpp"
 
-#include "operator/kube/time.hpp"
+#include "apimachinery/time.hpp"
 #include "sandbox/simulator/conditions.hpp"
 #include "sandbox/simulator/fit.hpp"
 #include "sandbox/simulator/workload_util.hpp"
@@ -91,7 +91,7 @@ Json hpa_status(const Json& working, std::int64_t current, std::int64_t desired,
   const Json& before = at_path(working, {"status"});
   Json status = {{"currentReplicas", current}, {"desiredReplicas", desired}};
   if (scaled_at) {
-    status["lastScaleTime"] = kube::format_time(*scaled_at);
+    status["lastScaleTime"] = apimachinery::format_time(*scaled_at);
   } else if (before.contains("lastScaleTime")) {
     status["lastScaleTime"] = before["lastScaleTime"];
   }

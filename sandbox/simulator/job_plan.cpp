@@ -5,7 +5,7 @@
 #include <set>
 #include <tuple>
 
-#include "operator/kube/time.hpp"
+#include "apimachinery/time.hpp"
 #include "sandbox/simulator/conditions.hpp"
 #include "sandbox/simulator/fit.hpp"
 #include "sandbox/simulator/job_indexes.hpp"
@@ -116,13 +116,13 @@ JobPlan plan_job(const nlohmann::json& job, const std::vector<const nlohmann::js
           out,
           {"Complete", "True", "CompletionsReached", "Reached expected number of succeeded pods"},
           now, ConditionStyle::Plain);
-      status["completionTime"] = kube::format_time(now);
+      status["completionTime"] = apimachinery::format_time(now);
     }
   };
 
   if (!finished) {
     if (!status.contains("startTime") && !spec.suspended)
-      status["startTime"] = kube::format_time(now);
+      status["startTime"] = apimachinery::format_time(now);
     const bool past_backoff_on_failure =
         spec.on_failure &&
         (spec.backoff_limit == 0 ? restarts > 0 : restarts >= spec.backoff_limit);
@@ -199,7 +199,7 @@ JobPlan plan_job(const nlohmann::json& job, const std::vector<const nlohmann::js
                  set_condition(out, {"Suspended", "False", "JobResumed", "Job resumed"}, now,
                                ConditionStyle::Plain)) {
         // Resuming starts the Job's time anew (activeDeadlineSeconds counts active time).
-        status["startTime"] = kube::format_time(now);
+        status["startTime"] = apimachinery::format_time(now);
       }
     }
   }

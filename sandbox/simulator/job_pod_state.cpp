@@ -4,7 +4,7 @@
 #include <set>
 #include <tuple>
 
-#include "operator/kube/time.hpp"
+#include "apimachinery/time.hpp"
 #include "sandbox/simulator/fit.hpp"
 #include "sandbox/simulator/job_indexes.hpp"
 #include "sandbox/simulator/keys.hpp"
@@ -78,12 +78,12 @@ std::optional<TimePoint> ended_at(const Json& pod) {
   const Json& statuses = at_path(pod, {"status", "containerStatuses"});
   if (statuses.is_array()) {
     for (const auto& s : statuses) {
-      auto t = kube::parse_time(string_at(s, {"state", "terminated", "finishedAt"}));
+      auto t = apimachinery::parse_time(string_at(s, {"state", "terminated", "finishedAt"}));
       if (t && (!latest || *t > *latest)) latest = t;
     }
   }
-  if (!latest) latest = kube::parse_time(string_at(pod, {"metadata", "deletionTimestamp"}));
-  if (!latest) latest = kube::parse_time(string_at(pod, {"metadata", "creationTimestamp"}));
+  if (!latest) latest = apimachinery::parse_time(string_at(pod, {"metadata", "deletionTimestamp"}));
+  if (!latest) latest = apimachinery::parse_time(string_at(pod, {"metadata", "creationTimestamp"}));
   return latest;
 }
 

@@ -2,7 +2,7 @@
 
 #include <charconv>
 
-#include "operator/kube/time.hpp"
+#include "apimachinery/time.hpp"
 #include "sandbox/simulator/conditions.hpp"
 #include "sandbox/simulator/container_log.hpp"
 #include "sandbox/simulator/fit.hpp"
@@ -73,7 +73,7 @@ std::expected<void, std::string> Kubelet::write_status(const Json& pod, Json sta
 }
 
 std::expected<ReconcileResult, std::string> Kubelet::terminate(const Json& pod) {
-  const auto deleting = kube::parse_time(string_at(pod, {"metadata", "deletionTimestamp"}));
+  const auto deleting = apimachinery::parse_time(string_at(pod, {"metadata", "deletionTimestamp"}));
   const Json& grace_json = at_path(pod, {"metadata", "deletionGracePeriodSeconds"});
   const std::int64_t grace = grace_json.is_number_integer() ? grace_json.get<std::int64_t>() : 0;
   const auto now = cluster_.clock.now();
@@ -156,7 +156,7 @@ std::expected<ReconcileResult, std::string> Kubelet::reconcile(const std::string
       run_seconds = std::chrono::duration<double>(cluster_.timing.node_reset).count();
   }
   if (!run_seconds) return ReconcileResult::done();
-  auto started = kube::parse_time(string_at(pod, {"status", "startTime"}));
+  auto started = apimachinery::parse_time(string_at(pod, {"status", "startTime"}));
   if (!started) started = now;
   const auto end = *started + seconds(*run_seconds);
   if (now < end) return ReconcileResult::after(end - now);

@@ -4,7 +4,7 @@
 #include <cctype>
 #include <charconv>
 
-#include "operator/kube/quantity.hpp"
+#include "apimachinery/quantity.hpp"
 #include "sandbox/simulator/conditions.hpp"
 #include "sandbox/simulator/fit.hpp"
 #include "sandbox/simulator/keys.hpp"
@@ -197,8 +197,8 @@ void play_accelerator(Json& out, const Json& node, const NodeFaults& faults, Jso
           current.is_null() ? at_path(node, {"status", "capacity", resource}) : current;
       recorded[resource] = have.is_string() ? have.get<std::string>() : std::string("0");
     }
-    const auto original = kube::Quantity::parse(recorded[resource].get<std::string>())
-                              .value_or(kube::Quantity{})
+    const auto original = apimachinery::Quantity::parse(recorded[resource].get<std::string>())
+                              .value_or(apimachinery::Quantity{})
                               .value();
     const std::int64_t left = std::max<std::int64_t>(0, original - faults.accelerator_loss);
     allocatable()[resource] = std::to_string(left);

@@ -6,8 +6,8 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include "operator/kube/quantity.hpp"
-#include "operator/kube/time.hpp"
+#include "apimachinery/quantity.hpp"
+#include "apimachinery/time.hpp"
 #include "sandbox/simulator/keys.hpp"
 #include "sandbox/simulator/template_hash.hpp"
 
@@ -69,7 +69,7 @@ std::expected<NodeSetSpec, std::string> parse_set(const YAML::Node& node,
   auto capacity = string_map(node["capacity"], where + ".capacity");
   if (!capacity) return std::unexpected(capacity.error());
   for (const auto& [name, value] : *capacity) {
-    auto q = kube::Quantity::parse(value);
+    auto q = apimachinery::Quantity::parse(value);
     if (!q) return std::unexpected(where + ".capacity." + name + ": " + q.error());
   }
   set.capacity = *capacity;
@@ -149,7 +149,7 @@ std::string node_address(std::string_view name) {
 }
 
 Json healthy_conditions(std::chrono::system_clock::time_point now) {
-  const std::string t = kube::format_time(now);
+  const std::string t = apimachinery::format_time(now);
   return Json::array(
       {condition("MemoryPressure", "False", "KubeletHasSufficientMemory",
                  "kubelet has sufficient memory available", t),
@@ -167,7 +167,8 @@ std::vector<Json> node_objects(const NodeInventory& inventory, const NodeSetSpec
   for (const auto& [name, value] : default_capacity())
     resources[name] = value;
   for (const auto& [name, value] : set.capacity)
-    resources[name] = kube::Quantity::parse(value).value_or(kube::Quantity{}).to_string();
+    resources[name] =
+        apimachinery::Quantity::parse(value).value_or(apimachinery::Quantity{}).to_string();
   for (int i = 1; i <= set.count; ++i) {
     const std::string name = node_name(set, i);
     Json labels = Json::object();

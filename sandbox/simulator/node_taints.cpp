@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <string>
 
-#include "operator/kube/time.hpp"
+#include "apimachinery/time.hpp"
 #include "sandbox/simulator/keys.hpp"
 
 namespace respool::sandbox::sim {
@@ -78,7 +78,7 @@ bool mirror_condition_taints(Json& node, std::chrono::system_clock::time_point n
     });
     if (present) continue;
     Json taint = taint_to_json(w);
-    if (w.effect == "NoExecute") taint["timeAdded"] = kube::format_time(now);
+    if (w.effect == "NoExecute") taint["timeAdded"] = apimachinery::format_time(now);
     next.push_back(std::move(taint));
     changed = true;
   }

@@ -2,7 +2,7 @@
 
 #include <set>
 
-#include "operator/kube/time.hpp"
+#include "apimachinery/time.hpp"
 #include "sandbox/simulator/fit.hpp"
 
 namespace respool::sandbox::sim {
@@ -62,7 +62,7 @@ OwnedPods PendingPods::overlay(
     if (d != deleted_.end() && item->meta.deletion_timestamp) deleted_.erase(d), d = deleted_.end();
     if (d != deleted_.end()) {
       auto marked = std::make_shared<Json>(item->object);
-      (*marked)["metadata"]["deletionTimestamp"] = kube::format_time(now);
+      (*marked)["metadata"]["deletionTimestamp"] = apimachinery::format_time(now);
       out.pods.push_back(marked.get());
       out.holders.push_back(std::move(marked));
       continue;

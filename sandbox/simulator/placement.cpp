@@ -60,13 +60,14 @@ std::vector<std::string> filter_node(const Json& pod_spec, const kube::ResourceL
 std::int64_t least_allocated_score(const kube::ResourceList& requests, const Json& node,
                                    const NodeUsage& usage) {
   const kube::ResourceList allocatable = node_allocatable(node);
-  auto non_zero = [&](std::string_view name, kube::Quantity fallback) {
-    kube::Quantity q = requests.get(name);
+  auto non_zero = [&](std::string_view name, apimachinery::Quantity fallback) {
+    apimachinery::Quantity q = requests.get(name);
     return q.milli() > 0 ? q : fallback;
   };
-  const auto cpu = usage.requested.get("cpu") + non_zero("cpu", kube::Quantity::from_milli(100));
+  const auto cpu =
+      usage.requested.get("cpu") + non_zero("cpu", apimachinery::Quantity::from_milli(100));
   const auto memory = usage.requested.get("memory") +
-                      non_zero("memory", kube::Quantity::from_units(200LL * 1024 * 1024));
+                      non_zero("memory", apimachinery::Quantity::from_units(200LL * 1024 * 1024));
   return (resource_score(cpu.milli(), allocatable.get("cpu").milli()) +
           resource_score(memory.milli(), allocatable.get("memory").milli())) /
          2;

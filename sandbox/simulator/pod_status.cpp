@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "operator/kube/time.hpp"
+#include "apimachinery/time.hpp"
 #include "sandbox/simulator/conditions.hpp"
 #include "sandbox/simulator/fit.hpp"
 #include "sandbox/simulator/template_hash.hpp"
@@ -93,7 +93,7 @@ std::string qos_class(const Json& pod_spec) {
 
 Json running_status(const Json& pod, const std::string& host_ip,
                     std::chrono::system_clock::time_point now) {
-  const std::string t = kube::format_time(now);
+  const std::string t = apimachinery::format_time(now);
   Json out = pod;
   Json& status = out["status"];
   if (!status.is_object()) status = Json::object();
@@ -140,13 +140,13 @@ Json crash_looping_status(const Json& pod, const std::string& host_ip,
          {{"reason", "CrashLoopBackOff"},
           {"message", "back-off 10s restarting failed container=" + c.value("name", std::string()) +
                           " pod=" + string_at(pod, {"metadata", "name"})}}}};
-    c["lastState"] = terminated(1, kube::format_time(now), kube::format_time(now));
+    c["lastState"] = terminated(1, apimachinery::format_time(now), apimachinery::format_time(now));
   }
   return out["status"];
 }
 
 Json terminated_status(const Json& pod, int exit_code, std::chrono::system_clock::time_point now) {
-  const std::string t = kube::format_time(now);
+  const std::string t = apimachinery::format_time(now);
   Json out = pod;
   Json& status = out["status"];
   if (!status.is_object()) status = Json::object();
@@ -188,7 +188,7 @@ Json restarted_status(const Json& pod, const std::string& container, int exit_co
   const std::string policy = string_at(pod, {"spec", "restartPolicy"});
   const bool restarts =
       policy.empty() || policy == "Always" || (policy == "OnFailure" && exit_code != 0);
-  const std::string t = kube::format_time(now);
+  const std::string t = apimachinery::format_time(now);
   Json status = at_path(pod, {"status"});
   Json& statuses = status["containerStatuses"];
   if (!statuses.is_array()) return status;

@@ -3,7 +3,7 @@
 #include <charconv>
 #include <set>
 
-#include "operator/kube/time.hpp"
+#include "apimachinery/time.hpp"
 #include "sandbox/simulator/fit.hpp"
 
 namespace respool::sandbox::sim {
@@ -66,7 +66,7 @@ Overlaid RecentWrites::overlay(const std::vector<std::shared_ptr<const kube::Uns
         out.holders.push_back(item);
       } else {
         auto marked = std::make_shared<Json>(item->object);
-        (*marked)["metadata"]["deletionTimestamp"] = kube::format_time(now);
+        (*marked)["metadata"]["deletionTimestamp"] = apimachinery::format_time(now);
         out.objects.push_back(marked.get());
         out.holders.push_back(std::move(marked));
       }

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <map>
 
-#include "operator/kube/time.hpp"
+#include "apimachinery/time.hpp"
 #include "sandbox/simulator/conditions.hpp"
 #include "sandbox/simulator/daemonset_plan.hpp"
 #include "sandbox/simulator/fit.hpp"
@@ -34,7 +34,7 @@ std::int32_t deletion_cost(const Json& pod) {
 std::optional<TimePoint> ready_since(const Json& pod) {
   const Json* ready = find_condition(pod, "Ready");
   if (!ready || ready->value("status", "") != "True") return std::nullopt;
-  return kube::parse_time(ready->value("lastTransitionTime", ""));
+  return apimachinery::parse_time(ready->value("lastTransitionTime", ""));
 }
 
 int max_restarts(const Json& pod) {

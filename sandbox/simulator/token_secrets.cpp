@@ -1,6 +1,6 @@
 #include "sandbox/simulator/token_secrets.hpp"
 
-#include "operator/kube/base64.hpp"
+#include "apimachinery/base64.hpp"
 #include "operator/kube/error.hpp"
 #include "sandbox/simulator/fit.hpp"
 #include "sandbox/simulator/workload_io.hpp"
@@ -95,10 +95,10 @@ std::expected<ReconcileResult, std::string> TokenSecrets::reconcile(const std::s
   if (!data.is_object() || !data.contains("token")) {
     auto token = request_token(ns, sa_name);
     if (!token) return std::unexpected("secret " + key + ": token: " + token.error());
-    next["data"]["token"] = kube::base64_encode(*token);
+    next["data"]["token"] = apimachinery::base64_encode(*token);
   }
-  next["data"]["ca.crt"] = kube::base64_encode(ca_pem_);
-  next["data"]["namespace"] = kube::base64_encode(ns);
+  next["data"]["ca.crt"] = apimachinery::base64_encode(ca_pem_);
+  next["data"]["namespace"] = apimachinery::base64_encode(ns);
   next["metadata"]["annotations"][kUidAnnotation] = sa_uid;
   auto written = cluster_.client.update(kube::resources::secrets, ns, next);
   if (!written && written.error().is(kube::Error::Kind::Conflict)) return ReconcileResult{true};

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "operator/kube/time.hpp"
+#include "apimachinery/time.hpp"
 #include "sandbox/simulator/fit.hpp"
 
 namespace respool::sandbox::sim {
@@ -135,7 +135,7 @@ std::int64_t int_at(const Json& object, std::initializer_list<std::string_view> 
 }
 
 std::optional<TimePoint> time_at(const Json& object, std::initializer_list<std::string_view> path) {
-  return kube::parse_time(string_view_at(object, path));
+  return apimachinery::parse_time(string_view_at(object, path));
 }
 
 std::string name_of(const Json& object) {

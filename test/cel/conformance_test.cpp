@@ -7,34 +7,18 @@
 #include <iostream>
 #include <set>
 
+#include "apimachinery/base64.hpp"
 #include "sandbox/cel/eval.hpp"
 #include "sandbox/cel/parser.hpp"
 #include "test/cel/support.hpp"
 
 using namespace respool::sandbox::cel;
+namespace apimachinery = respool::apimachinery;
 using Json = nlohmann::json;
 
 namespace {
 
 Value from_json(const Json& typed);
-
-std::string base64_decode(const std::string& in) {
-  static const std::string chars =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  int val = 0, bits = -8;
-  for (char c : in) {
-    auto pos = chars.find(c);
-    if (pos == std::string::npos) break;
-    val = (val << 6) + static_cast<int>(pos);
-    bits += 6;
-    if (bits >= 0) {
-      out += static_cast<char>((val >> bits) & 0xFF);
-      bits -= 8;
-    }
-  }
-  return out;
-}
 
 Value from_json(const Json& typed) {
   auto [kind, v] = *typed.items().begin();
@@ -51,7 +35,8 @@ Value from_json(const Json& typed) {
     return Value::dbl(v.get<double>());
   }
   if (kind == "string") return Value::string(v.get<std::string>());
-  if (kind == "bytes") return Value::bytes(base64_decode(v.get<std::string>()));
+  if (kind == "bytes")
+    return Value::bytes(apimachinery::base64_decode(v.get<std::string>()).value());
   if (kind == "list") {
     std::vector<Value> items;
     for (const Json& x : v)

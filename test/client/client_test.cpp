@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "operator/kube/base64.hpp"
+#include "apimachinery/base64.hpp"
 #include "operator/kube/client.hpp"
 #include "sandbox/apiserver/api_server.hpp"
 

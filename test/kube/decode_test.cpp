@@ -1,8 +1,10 @@
 #include <catch2/catch.hpp>
 
+#include "apimachinery/time.hpp"
 #include "operator/kube/decode.hpp"
 
 using namespace respool::kube;
+using respool::apimachinery::parse_time;
 
 namespace {
 

@@ -5,7 +5,6 @@
 #include "fixtures.hpp"
 #include "reconcilers/policy/cidr.hpp"
 #include "reconcilers/policy/names.hpp"
-#include "reconcilers/policy/quantity.hpp"
 #include "reconcilers/policy/time.hpp"
 
 using namespace respool::policy;
@@ -22,37 +21,6 @@ TEST_CASE("times format as metav1.Time and parse back", "[policy][time]") {
   CHECK_FALSE(parse_time("2026-01-01 00:00:00Z"));
   CHECK_FALSE(parse_time("2026-01-01T00:00:00"));
   CHECK_FALSE(parse_time(""));
-}
-
-TEST_CASE("quantities parse, add, scale and print canonically", "[policy][quantity]") {
-  struct Case {
-    const char* text;
-    std::int64_t milli;
-    const char* canonical;
-  };
-  for (const Case& c : std::vector<Case>{{"500m", 500, "500m"},
-                                         {"2", 2000, "2"},
-                                         {"1.5", 1500, "1500m"},
-                                         {"4Gi", 4LL * 1024 * 1024 * 1024 * 1000, "4Gi"},
-                                         {"512Mi", 512LL * 1024 * 1024 * 1000, "512Mi"},
-                                         {"2e3", 2'000'000, "2k"},
-                                         {"1500M", 1'500'000'000'000, "1500M"},
-                                         {"0.1m", 1, "1m"},
-                                         {"0", 0, "0"}}) {
-    INFO(c.text);
-    auto q = Quantity::parse(c.text);
-    REQUIRE(q);
-    CHECK(q->milli() == c.milli);
-    CHECK(q->to_string() == c.canonical);
-  }
-  CHECK_FALSE(Quantity::parse("abc"));
-  CHECK_FALSE(Quantity::parse("5Xi"));
-  CHECK_FALSE(Quantity::parse("1e"));
-  auto half = *Quantity::parse("500m");
-  CHECK((half * 5).to_string() == "2500m");
-  CHECK((half + *Quantity::parse("1500m")).to_string() == "2");
-  CHECK((*Quantity::parse("512Mi") * 8).to_string() == "4Gi");
-  CHECK(Quantity::parse("1500m")->value() == 2);
 }
 
 TEST_CASE("pool names follow P1", "[policy][rule:P1]") {

@@ -4,7 +4,7 @@
 
 #include <sstream>
 
-#include "operator/kube/time.hpp"
+#include "apimachinery/time.hpp"
 #include "sandbox/simulator/container_log.hpp"
 #include "sandbox/simulator/fit.hpp"
 #include "test/simulator/sandbox_fixture.hpp"
@@ -81,13 +81,14 @@ TEST_CASE("pods/log serves the simulated lines by PodLogOptions", "[sandbox][log
   CHECK(since_lines.size() >= 4);
   CHECK(since_lines.size() <= 8);
   for (const auto& line : since_lines) {
-    auto t = kube::parse_time(line.substr(0, 19) + "Z");  // seconds precision is enough here
+    auto t =
+        apimachinery::parse_time(line.substr(0, 19) + "Z");  // seconds precision is enough here
     REQUIRE(t);
     CHECK(*t >= std::chrono::floor<std::chrono::seconds>(before) - std::chrono::seconds(6));
     CHECK(line.find(".000000000Z c step ") == 19);
   }
 
-  const std::string since_time = kube::format_time(before - std::chrono::seconds(3));
+  const std::string since_time = apimachinery::format_time(before - std::chrono::seconds(3));
   Log by_time = get_log(cluster, "worker", "sinceTime=" + since_time);
   CHECK(lines_of(by_time.body).size() <= 6);
 

@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "operator/kube/time.hpp"
+#include "apimachinery/time.hpp"
 #include "sandbox/simulator/daemonset_plan.hpp"
 #include "sandbox/simulator/fit.hpp"
 #include "sandbox/simulator/keys.hpp"
@@ -46,11 +46,11 @@ Json running_pod(const Json& ds, const std::string& node, const std::string& nam
   pod["metadata"]["name"] = name;
   pod["metadata"]["uid"] = name + "-uid";
   pod["metadata"]["creationTimestamp"] =
-      respool::kube::format_time(kNow - std::chrono::seconds(age_seconds));
+      respool::apimachinery::format_time(kNow - std::chrono::seconds(age_seconds));
   Json ready_condition = {
       {"type", "Ready"},
       {"status", ready ? "True" : "False"},
-      {"lastTransitionTime", respool::kube::format_time(kNow - std::chrono::seconds(30))}};
+      {"lastTransitionTime", respool::apimachinery::format_time(kNow - std::chrono::seconds(30))}};
   pod["status"] = {{"phase", "Running"}, {"conditions", Json::array({ready_condition})}};
   return pod;
 }
@@ -136,7 +136,7 @@ TEST_CASE("a terminating pod holds its node until it is gone; ended pods are rep
   Json ds = make_ds();
   std::vector<Json> nodes = {make_node("n1"), make_node("n2")};
   std::vector<Json> pods = {running_pod(ds, "n1", "p1"), running_pod(ds, "n2", "p2")};
-  pods[0]["metadata"]["deletionTimestamp"] = respool::kube::format_time(kNow);
+  pods[0]["metadata"]["deletionTimestamp"] = respool::apimachinery::format_time(kNow);
   pods[1]["status"]["phase"] = "Failed";
   auto plan = plan_daemonset(ds, ptrs(nodes), ptrs(pods), kNow);
   CHECK(plan.create_on.empty());
@@ -178,7 +178,7 @@ TEST_CASE("RollingUpdate deletes old pods within maxUnavailable", "[simulator]")
 
   // p1 replaced and not ready yet, p2 terminating: no more room.
   pods[0] = running_pod(ds, "n1", "q1", false);
-  pods[1]["metadata"]["deletionTimestamp"] = respool::kube::format_time(kNow);
+  pods[1]["metadata"]["deletionTimestamp"] = respool::apimachinery::format_time(kNow);
   plan = plan_daemonset(ds, ptrs(nodes), ptrs(pods), kNow);
   CHECK(plan.remove.empty());
 

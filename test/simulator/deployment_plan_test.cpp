@@ -2,7 +2,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "operator/kube/time.hpp"
+#include "apimachinery/time.hpp"
 #include "sandbox/simulator/deployment_plan.hpp"
 #include "sandbox/simulator/fit.hpp"
 #include "sandbox/simulator/replicaset_plan.hpp"
@@ -44,8 +44,9 @@ Json make_set(const Json& d, const std::string& image, int revision, int replica
         {"uid", "rs-" + std::to_string(revision)},
         {"generation", 1},
         {"resourceVersion", "10"},
-        {"creationTimestamp", respool::kube::format_time(kNow - std::chrono::hours(10) +
-                                                         std::chrono::seconds(created_at_seconds))},
+        {"creationTimestamp",
+         respool::apimachinery::format_time(kNow - std::chrono::hours(10) +
+                                            std::chrono::seconds(created_at_seconds))},
         {"labels", tmpl["metadata"]["labels"]},
         {"annotations",
          {{"deployment.kubernetes.io/revision", std::to_string(revision)},
@@ -270,7 +271,7 @@ TEST_CASE("paused and stalled Deployments say so", "[simulator][deployment]") {
        {{{"type", "Progressing"},
          {"status", "True"},
          {"reason", "ReplicaSetUpdated"},
-         {"lastUpdateTime", respool::kube::format_time(kNow - std::chrono::minutes(11))},
+         {"lastUpdateTime", respool::apimachinery::format_time(kNow - std::chrono::minutes(11))},
          {"lastTransitionTime", "2026-01-01T00:00:00Z"}}}}};
   plan = plan_deployment(stuck, ptrs(rollout), {}, kNow);
   progressing = condition(plan.status, "Progressing");
@@ -281,7 +282,7 @@ TEST_CASE("paused and stalled Deployments say so", "[simulator][deployment]") {
                                          "\" has timed out progressing.");
   // Before the deadline: a look again when it passes.
   stuck["status"]["conditions"][0]["lastUpdateTime"] =
-      respool::kube::format_time(kNow - std::chrono::minutes(5));
+      respool::apimachinery::format_time(kNow - std::chrono::minutes(5));
   plan = plan_deployment(stuck, ptrs(rollout), {}, kNow);
   CHECK((*condition(plan.status, "Progressing"))["reason"] == "ReplicaSetUpdated");
   CHECK(plan.recheck == std::chrono::minutes(5) + std::chrono::seconds(1));
@@ -307,7 +308,7 @@ TEST_CASE("a ReplicaSet deletes the least useful pods first", "[simulator][repli
                {{"name", name},
                 {"uid", name},
                 {"creationTimestamp",
-                 respool::kube::format_time(kNow - std::chrono::minutes(age_minutes))}}},
+                 respool::apimachinery::format_time(kNow - std::chrono::minutes(age_minutes))}}},
               {"spec", {{"nodeName", node}}},
               {"status", {{"phase", phase}}}};
     if (ready)
@@ -315,7 +316,7 @@ TEST_CASE("a ReplicaSet deletes the least useful pods first", "[simulator][repli
           {{"type", "Ready"},
            {"status", "True"},
            {"lastTransitionTime",
-            respool::kube::format_time(kNow - std::chrono::minutes(age_minutes))}}};
+            respool::apimachinery::format_time(kNow - std::chrono::minutes(age_minutes))}}};
     return p;
   };
   std::vector<Json> pods = {

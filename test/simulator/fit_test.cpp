@@ -91,7 +91,7 @@ TEST_CASE("pod requests sum containers, take the largest init container and add 
       {"overhead", {{"memory", "128Mi"}}}};
   auto r = pod_requests(spec);
   CHECK(r.get("cpu").milli() == 4000);  // the init container needs more than the two together
-  CHECK(r.get("memory") == respool::kube::Quantity::parse("1152Mi").value());
+  CHECK(r.get("memory") == respool::apimachinery::Quantity::parse("1152Mi").value());
   CHECK(r.get("nvidia.com/gpu").value() == 2);  // a limit stands for a missing request
 }
 

@@ -3,13 +3,13 @@
 
 #include <catch2/catch.hpp>
 
-#include "operator/kube/time.hpp"
+#include "apimachinery/time.hpp"
 #include "sandbox/simulator/hpa_plan.hpp"
 
 using namespace respool::sandbox::sim;
 using Json = nlohmann::json;
-using respool::kube::format_time;
-using respool::kube::parse_time;
+using respool::apimachinery::format_time;
+using respool::apimachinery::parse_time;
 
 namespace {
 

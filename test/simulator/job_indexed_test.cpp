@@ -2,7 +2,7 @@
 // podReplacementPolicy, OnFailure restarts against backoffLimit.
 #include <catch2/catch.hpp>
 
-#include "operator/kube/time.hpp"
+#include "apimachinery/time.hpp"
 #include "sandbox/simulator/fit.hpp"
 #include "sandbox/simulator/job_indexes.hpp"
 #include "sandbox/simulator/job_plan.hpp"
@@ -161,7 +161,7 @@ TEST_CASE("suspend removes the workers uncounted; resume starts the time anew", 
   // The released pods go; nothing was counted as failed.
   for (auto& p : pods) {
     p["metadata"].erase("finalizers");
-    p["metadata"]["deletionTimestamp"] = respool::kube::format_time(kNow);
+    p["metadata"]["deletionTimestamp"] = respool::apimachinery::format_time(kNow);
   }
   plan = plan_job(job, ptrs(pods), kNow + std::chrono::seconds(61));
   CHECK_FALSE(plan.status.contains("failed"));
@@ -173,7 +173,8 @@ TEST_CASE("suspend removes the workers uncounted; resume starts the time anew", 
   job["spec"]["suspend"] = false;
   plan = plan_job(job, ptrs(pods), kNow + std::chrono::seconds(120));
   CHECK(sorted(plan.create_indexes) == std::vector<int>{0, 1, 2, 3});
-  CHECK(plan.status["startTime"] == respool::kube::format_time(kNow + std::chrono::seconds(120)));
+  CHECK(plan.status["startTime"] ==
+        respool::apimachinery::format_time(kNow + std::chrono::seconds(120)));
   job["status"] = plan.status;
   CHECK(find_condition(job, "Suspended")->value("status", "") == "False");
   CHECK(find_condition(job, "Suspended")->value("reason", "") == "JobResumed");
@@ -187,7 +188,8 @@ TEST_CASE("a Job created suspended has no startTime until resumed", "[simulator]
   job["status"] = plan.status;
   job["spec"]["suspend"] = false;
   plan = plan_job(job, {}, kNow + std::chrono::seconds(5));
-  CHECK(plan.status["startTime"] == respool::kube::format_time(kNow + std::chrono::seconds(5)));
+  CHECK(plan.status["startTime"] ==
+        respool::apimachinery::format_time(kNow + std::chrono::seconds(5)));
 }
 
 TEST_CASE("podReplacementPolicy decides when a terminating pod is replaced", "[simulator]") {
@@ -195,7 +197,7 @@ TEST_CASE("podReplacementPolicy decides when a terminating pod is replaced", "[s
     Json job =
         indexed_job({{"completions", 2}, {"parallelism", 2}, {"podReplacementPolicy", policy}});
     std::vector<Json> pods = {pod_for(job, 0, "Running"), pod_for(job, 1, "Running")};
-    pods[1]["metadata"]["deletionTimestamp"] = respool::kube::format_time(kNow);
+    pods[1]["metadata"]["deletionTimestamp"] = respool::apimachinery::format_time(kNow);
     auto plan = plan_job(job, ptrs(pods), kNow);
     CHECK(plan.status["terminating"] == 1);
     if (policy == "TerminatingOrFailed") {
@@ -227,7 +229,7 @@ TEST_CASE("OnFailure container restarts reaching backoffLimit fail the Job", "[s
   CHECK(find_condition(job, "FailureTarget")->value("reason", "") == "BackoffLimitExceeded");
   CHECK(plan.remove == std::vector<std::string>{"train-0-x"});
   CHECK(condition_status(job, "Failed") != ConditionStatus::True);  // a pod still terminates
-  pods[0]["metadata"]["deletionTimestamp"] = respool::kube::format_time(kNow);
+  pods[0]["metadata"]["deletionTimestamp"] = respool::apimachinery::format_time(kNow);
   pods[0]["status"]["phase"] = "Failed";
   plan = plan_job(job, ptrs(pods), kNow);
   job["status"] = plan.status;

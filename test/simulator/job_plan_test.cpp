@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "operator/kube/time.hpp"
+#include "apimachinery/time.hpp"
 #include "sandbox/simulator/fit.hpp"
 #include "sandbox/simulator/job_plan.hpp"
 #include "sandbox/simulator/keys.hpp"
@@ -32,7 +32,7 @@ Json job_pod_named(const Json& job, const std::string& name, const std::string& 
   if (phase == "Failed" || phase == "Succeeded") {
     pod["status"]["containerStatuses"] = {
         {{"name", "reset"},
-         {"state", {{"terminated", {{"finishedAt", respool::kube::format_time(kNow)}}}}}}};
+         {"state", {{"terminated", {{"finishedAt", respool::apimachinery::format_time(kNow)}}}}}}};
   }
   return pod;
 }
@@ -133,7 +133,7 @@ TEST_CASE("failed pods are retried after a backoff up to backoffLimit", "[simula
 TEST_CASE("a pod deleted before it succeeded counts as failed", "[simulator]") {
   Json job = make_job();
   std::vector<Json> pods = {job_pod_named(job, "p1", "Running")};
-  pods[0]["metadata"]["deletionTimestamp"] = respool::kube::format_time(kNow);
+  pods[0]["metadata"]["deletionTimestamp"] = respool::apimachinery::format_time(kNow);
   auto plan = plan_job(job, ptrs(pods), kNow);
   CHECK(plan.status["uncountedTerminatedPods"]["failed"] == Json::array({"p1-uid"}));
   CHECK(plan.status["terminating"] == 1);

@@ -4,7 +4,7 @@
 
 #include <set>
 
-#include "operator/kube/time.hpp"
+#include "apimachinery/time.hpp"
 #include "sandbox/simulator/keys.hpp"
 
 using namespace respool;
@@ -81,8 +81,8 @@ TEST_CASE("pods run and finish after their simulated duration", "[simulator]") {
   Json done = cluster.pod("short");
   const Json& terminated = done["status"]["containerStatuses"][0]["state"]["terminated"];
   CHECK(terminated["exitCode"] == 0);
-  auto started = kube::parse_time(string_at(done, {"status", "startTime"}));
-  auto finished = kube::parse_time(terminated.value("finishedAt", ""));
+  auto started = apimachinery::parse_time(string_at(done, {"status", "startTime"}));
+  auto finished = apimachinery::parse_time(terminated.value("finishedAt", ""));
   REQUIRE(started);
   REQUIRE(finished);
   CHECK(*finished - *started >= std::chrono::seconds(120));  // simulated seconds

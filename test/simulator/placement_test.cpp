@@ -54,7 +54,7 @@ TEST_CASE("the least allocated fitting node wins, then the smallest name", "[sim
   Fixture f;
   f.nodes = {make_node("b"), make_node("a"), make_node("c")};
   CHECK(f.place(make_pod()).node == "a");
-  f.usage["a"].requested.set("cpu", respool::kube::Quantity::from_units(16));
+  f.usage["a"].requested.set("cpu", respool::apimachinery::Quantity::from_units(16));
   CHECK(f.place(make_pod()).node == "b");
 }
 
@@ -128,8 +128,8 @@ TEST_CASE("requests must fit what is left of allocatable, pods included", "[simu
   f.nodes[2]["spec"]["taints"] = Json::array({{{"key", "t"}, {"effect", "NoSchedule"}}});
   f.nodes[3]["spec"]["taints"] = Json::array({{{"key", "t"}, {"effect", "NoSchedule"}}});
   f.nodes[4]["spec"]["taints"] = Json::array({{{"key", "t"}, {"effect", "NoSchedule"}}});
-  f.usage["a"].requested.set("nvidia.com/gpu", respool::kube::Quantity::from_units(4));
-  f.usage["b"].requested.set("nvidia.com/gpu", respool::kube::Quantity::from_units(8));
+  f.usage["a"].requested.set("nvidia.com/gpu", respool::apimachinery::Quantity::from_units(4));
+  f.usage["b"].requested.set("nvidia.com/gpu", respool::apimachinery::Quantity::from_units(8));
   CHECK(f.place(requesting({{"nvidia.com/gpu", "4"}})).node == "a");
   auto none = f.place(requesting({{"nvidia.com/gpu", "5"}}));
   CHECK(none.message ==

@@ -3,7 +3,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "operator/kube/time.hpp"
+#include "apimachinery/time.hpp"
 #include "sandbox/simulator/cron_schedule.hpp"
 #include "sandbox/simulator/cronjob_plan.hpp"
 #include "sandbox/simulator/endpoints_plan.hpp"
@@ -11,8 +11,8 @@
 
 using namespace respool::sandbox::sim;
 using Json = nlohmann::json;
-using respool::kube::format_time;
-using respool::kube::parse_time;
+using respool::apimachinery::format_time;
+using respool::apimachinery::parse_time;
 
 namespace {
 

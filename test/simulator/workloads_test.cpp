@@ -3,7 +3,7 @@
 
 #include "test/simulator/sandbox_fixture.hpp"
 
-#include "operator/kube/base64.hpp"
+#include "apimachinery/base64.hpp"
 #include "sandbox/simulator/workload_resources.hpp"
 
 using namespace respool;
@@ -178,7 +178,7 @@ TEST_CASE("a CronJob starts Jobs on the injected clock and keeps its history",
   CHECK(any["metadata"]["ownerReferences"][0]["kind"] == "CronJob");
   CHECK(annotation(any, "batch.kubernetes.io/cronjob-scheduled-timestamp"));
   // The name is the scheduled minute since the epoch.
-  auto scheduled = kube::parse_time(
+  auto scheduled = apimachinery::parse_time(
       annotation(any, "batch.kubernetes.io/cronjob-scheduled-timestamp").value_or(""));
   REQUIRE(scheduled);
   CHECK(name == "tick-" + std::to_string(std::chrono::duration_cast<std::chrono::minutes>(
@@ -349,12 +349,12 @@ TEST_CASE("a hand-made ServiceAccount token Secret gets a working token",
   CHECK(annotation(filled, "kubernetes.io/service-account.uid") ==
         string_at(cluster.get(kube::resources::serviceaccounts, "default", "builder"),
                   {"metadata", "uid"}));
-  CHECK(kube::base64_decode(filled["data"]["namespace"].get<std::string>()) == "default");
-  CHECK(kube::base64_decode(filled["data"]["ca.crt"].get<std::string>())
+  CHECK(apimachinery::base64_decode(filled["data"]["namespace"].get<std::string>()) == "default");
+  CHECK(apimachinery::base64_decode(filled["data"]["ca.crt"].get<std::string>())
             ->starts_with("-----BEGIN CERTIFICATE-----"));
   // The token authenticates as the ServiceAccount (which may do nothing: 403, not 401).
   kube::ClusterConfig config = cluster.sandbox().cluster_config();
-  config.token = *kube::base64_decode(filled["data"]["token"].get<std::string>());
+  config.token = *apimachinery::base64_decode(filled["data"]["token"].get<std::string>());
   auto as_builder = kube::Client::create(config);
   REQUIRE(as_builder);
   auto denied = (*as_builder)->get(kube::resources::secrets, "default", "builder-token");

@@ -2,7 +2,7 @@
 
 #include <mutex>
 
-#include "operator/kube/time.hpp"
+#include "apimachinery/time.hpp"
 
 namespace respool::sandbox {
 
@@ -45,14 +45,15 @@ Result<OJson> issue_token(Engine& engine, const rbac::TokenIssuer& issuer, const
   }
   spec["expirationSeconds"] = seconds;
   if (!spec.contains("boundObjectRef")) spec["boundObjectRef"] = nullptr;
-  OJson out = {{"kind", "TokenRequest"},
-               {"apiVersion", "authentication.k8s.io/v1"},
-               {"metadata",
-                {{"name", name}, {"namespace", ns}, {"creationTimestamp", kube::format_time(now)}}},
-               {"spec", OJson::parse(spec.dump())},
-               {"status",
-                {{"token", issuer.issue(claims, now)},
-                 {"expirationTimestamp", kube::format_time(expires)}}}};
+  OJson out = {
+      {"kind", "TokenRequest"},
+      {"apiVersion", "authentication.k8s.io/v1"},
+      {"metadata",
+       {{"name", name}, {"namespace", ns}, {"creationTimestamp", apimachinery::format_time(now)}}},
+      {"spec", OJson::parse(spec.dump())},
+      {"status",
+       {{"token", issuer.issue(claims, now)},
+        {"expirationTimestamp", apimachinery::format_time(expires)}}}};
   return out;
 }
 

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "apimachinery/base64.hpp"
 #include "sandbox/apiserver/util.hpp"
 
 namespace respool::sandbox::rbac {
@@ -15,7 +16,7 @@ namespace {
 using Json = nlohmann::json;
 
 std::string jwt_base64url(std::string_view data) {
-  std::string s = base64_encode(data);
+  std::string s = apimachinery::base64_encode(data);
   for (char& c : s) {
     if (c == '+') c = '-';
     if (c == '/') c = '_';
@@ -33,7 +34,10 @@ bool jwt_base64url_decode(std::string_view text, std::string& out) {
   }
   while (s.size() % 4)
     s += '=';
-  return base64_decode(s, out);
+  auto decoded = apimachinery::base64_decode(s);
+  if (!decoded) return false;
+  out = std::move(*decoded);
+  return true;
 }
 
 std::int64_t jwt_unix_seconds(runtime::TimePoint t) {

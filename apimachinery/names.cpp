@@ -1,9 +1,10 @@
-#include "operator/kube/label_syntax.hpp"
+#include "apimachinery/names.hpp"
 
 #include <algorithm>
-#include <cstdio>
 
-namespace respool::kube {
+#include "apimachinery/chars.hpp"
+
+namespace respool::apimachinery {
 namespace {
 
 constexpr std::size_t kQualifiedNameMaxLength = 63;
@@ -23,18 +24,19 @@ constexpr std::string_view kDns1123LabelFmt = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
 constexpr std::string_view kDns1123LabelErrMsg =
     "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and "
     "must start and end with an alphanumeric character";
+constexpr std::string_view kDns1035LabelFmt = "[a-z]([-a-z0-9]*[a-z0-9])?";
+constexpr std::string_view kDns1035LabelErrMsg =
+    "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an "
+    "alphabetic character, and end with an alphanumeric character";
 constexpr std::string_view kDns1123SubdomainFmt =
     "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*";
 constexpr std::string_view kDns1123SubdomainErrMsg =
     "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or "
     "'.', and must start and end with an alphanumeric character";
 
-bool is_alnum(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-}
-bool is_lower_alnum(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
-}
+using chars::is_alnum;
+using chars::is_lower;
+using chars::is_lower_alnum;
 
 // ([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]
 bool matches_qualified_name(std::string_view s) {
@@ -47,6 +49,11 @@ bool matches_qualified_name(std::string_view s) {
 bool matches_dns1123_label(std::string_view s) {
   if (s.empty() || !is_lower_alnum(s.front()) || !is_lower_alnum(s.back())) return false;
   return std::ranges::all_of(s, [](char c) { return is_lower_alnum(c) || c == '-'; });
+}
+
+// [a-z]([-a-z0-9]*[a-z0-9])?
+bool matches_dns1035_label(std::string_view s) {
+  return matches_dns1123_label(s) && is_lower(s.front());
 }
 
 bool matches_dns1123_subdomain(std::string_view s) {
@@ -151,100 +158,29 @@ std::vector<std::string> dns1123_label_errors(std::string_view value) {
   return errs;
 }
 
-std::string go_quote(std::string_view text) {
-  std::string out = "\"";
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const auto c = static_cast<unsigned char>(text[i]);
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        continue;
-      case '\\':
-        out += "\\\\";
-        continue;
-      case '\a':
-        out += "\\a";
-        continue;
-      case '\b':
-        out += "\\b";
-        continue;
-      case '\f':
-        out += "\\f";
-        continue;
-      case '\n':
-        out += "\\n";
-        continue;
-      case '\r':
-        out += "\\r";
-        continue;
-      case '\t':
-        out += "\\t";
-        continue;
-      case '\v':
-        out += "\\v";
-        continue;
-      default:
-        break;
-    }
-    if (c >= 0x20 && c < 0x7f) {
-      out += static_cast<char>(c);
-      continue;
-    }
-    // Multi-byte UTF-8 sequences stay as they are; stray bytes are escaped as Go does.
-    std::size_t length = c >= 0xf0 && c < 0xf8 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 && c < 0xe0 ? 2 : 0;
-    if (c >= 0xf8) length = 0;
-    bool valid = length > 0 && i + length <= text.size();
-    for (std::size_t k = 1; valid && k < length; ++k) {
-      valid = (static_cast<unsigned char>(text[i + k]) & 0xc0) == 0x80;
-    }
-    if (valid) {
-      out.append(text.substr(i, length));
-      i += length - 1;
-      continue;
-    }
-    char buf[8];
-    std::snprintf(buf, sizeof buf, "\\x%02x", c);
-    out += buf;
-  }
-  out += "\"";
-  return out;
+bool is_qualified_name(std::string_view value) {
+  return qualified_name_errors(value).empty();
 }
 
-std::string go_string_slice(std::span<const std::string> values) {
-  std::string out = "[]string{";
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    if (i > 0) out += ", ";
-    out += go_quote(values[i]);
-  }
-  out += "}";
-  return out;
+bool is_label_value(std::string_view value) {
+  return value.size() <= kLabelValueMaxLength && (value.empty() || matches_qualified_name(value));
 }
 
-std::string invalid_value_error(std::string_view path, std::string_view quoted_value,
-                                std::string_view detail) {
-  std::string out(path);
-  out += ": Invalid value: ";
-  out += quoted_value;
-  if (!detail.empty()) {
-    out += ": ";
-    out += detail;
-  }
-  return out;
+bool is_dns1123_subdomain(std::string_view value) {
+  return value.size() <= kDns1123SubdomainMaxLength && matches_dns1123_subdomain(value);
 }
 
-std::string aggregate_errors(const std::vector<std::string>& messages) {
-  if (messages.size() == 1) return messages.front();
-  std::vector<std::string> seen;
-  for (const std::string& message : messages) {
-    if (std::ranges::find(seen, message) == seen.end()) seen.push_back(message);
-  }
-  if (seen.size() == 1) return seen.front();
-  std::string out = "[";
-  for (std::size_t i = 0; i < seen.size(); ++i) {
-    if (i > 0) out += ", ";
-    out += seen[i];
-  }
-  return out + "]";
+bool is_dns1123_label(std::string_view value) {
+  return value.size() <= kDns1123LabelMaxLength && matches_dns1123_label(value);
 }
 
-}  // namespace respool::kube
+std::vector<std::string> dns1035_label_errors(std::string_view value) {
+  std::vector<std::string> errs;
+  if (value.size() > kDns1123LabelMaxLength) errs.push_back(max_len_error(kDns1123LabelMaxLength));
+  if (!matches_dns1035_label(value)) {
+    errs.push_back(regex_error(kDns1035LabelErrMsg, kDns1035LabelFmt, {"my-name", "abc-123"}));
+  }
+  return errs;
+}
+
+}  // namespace respool::apimachinery

@@ -1,12 +1,12 @@
 #include <catch2/catch.hpp>
 
-#include "operator/kube/time.hpp"
+#include "apimachinery/time.hpp"
 
 using namespace std::chrono;
-using respool::kube::format_micro_time;
-using respool::kube::format_time;
-using respool::kube::parse_time;
-using respool::kube::TimePoint;
+using respool::apimachinery::format_micro_time;
+using respool::apimachinery::format_time;
+using respool::apimachinery::parse_time;
+using respool::apimachinery::TimePoint;
 
 namespace {
 
@@ -92,4 +92,32 @@ TEST_CASE("formatted times parse back", "[time]") {
   const TimePoint t = at(2031y / 7 / 4, 5h + 6min + 7s + 891011121ns);
   CHECK(parse_time(format_time(t)) == floor<seconds>(t));
   CHECK(parse_time(format_micro_time(t)) == floor<microseconds>(t));
+}
+
+// reconcilers/policy had its own parse_time; it took a leap second ("...:60Z"), which Go's
+// time.Parse (and so metav1.Time) refuses as out of range. apimachinery refuses it.
+TEST_CASE("a leap second is out of range, as in Go", "[time]") {
+  CHECK_FALSE(parse_time("2016-12-31T23:59:60Z").has_value());
+  CHECK_FALSE(respool::apimachinery::parse_rfc3339("2016-12-31T23:59:60Z").has_value());
+}
+
+TEST_CASE("instants span every year RFC 3339 spells", "[time]") {
+  using respool::apimachinery::format_rfc3339;
+  using respool::apimachinery::Fraction;
+  using respool::apimachinery::Instant;
+  using respool::apimachinery::parse_rfc3339;
+  CHECK(parse_rfc3339("0001-01-01T00:00:00Z") == Instant{-62135596800, 0});
+  CHECK(parse_rfc3339("9999-12-31T23:59:59.999999999Z") == Instant{253402300799, 999999999});
+  CHECK(format_rfc3339({-62135596800, 0}) == "0001-01-01T00:00:00Z");
+  CHECK(format_rfc3339({-62135596800 - 86400LL * 366, 0}) == "0000-01-01T00:00:00Z");
+  CHECK(format_rfc3339({-62135596800 - 86400LL * 731, 0}) == "-0001-01-01T00:00:00Z");
+  // A TimePoint holds about 1678 to 2262: parse_time says so rather than overflowing.
+  CHECK_FALSE(parse_time("0001-01-01T00:00:00Z").has_value());
+  CHECK_FALSE(parse_time("9999-01-01T00:00:00Z").has_value());
+  const Instant t{1767225600, 120000000};
+  CHECK(format_rfc3339(t, Fraction::None) == "2026-01-01T00:00:00Z");
+  CHECK(format_rfc3339(t, Fraction::Micros) == "2026-01-01T00:00:00.120000Z");
+  CHECK(format_rfc3339(t, Fraction::Nanos) == "2026-01-01T00:00:00.120000000Z");
+  CHECK(format_rfc3339(t, Fraction::NanosTrimmed) == "2026-01-01T00:00:00.12Z");
+  CHECK(format_rfc3339({1767225600, 0}, Fraction::NanosTrimmed) == "2026-01-01T00:00:00Z");
 }

@@ -2,9 +2,10 @@
 
 #include <limits>
 
-#include "operator/kube/quantity.hpp"
+#include "apimachinery/quantity.hpp"
 
-using respool::kube::Quantity;
+using respool::apimachinery::Quantity;
+using Format = respool::apimachinery::QuantityFormat;
 
 namespace {
 
@@ -114,16 +115,19 @@ TEST_CASE("value() rounds fractional quantities away from zero", "[quantity]") {
 }
 
 TEST_CASE("quantities print in canonical form and parse back", "[quantity]") {
+  // Quantity.String() of k8s.io/apimachinery: canonical in the format the text was written in.
   struct Case {
     std::string text;
     std::string canonical;
   };
   const std::vector<Case> cases = {
-      {"0", "0"},           {"500m", "500m"},   {"1.5", "1500m"}, {"2", "2"},
-      {"2000m", "2"},       {"1024", "1Ki"},    {"1536", "1536"}, {"4Gi", "4Gi"},
-      {"1536Mi", "1536Mi"}, {"1000", "1000"},   {"1k", "1000"},   {"-1Ki", "-1Ki"},
-      {"-500m", "-500m"},   {"0.5Gi", "512Mi"}, {"3Pi", "3Pi"},   {"1e3", "1000"},
-      {"2048Ki", "2Mi"},    {"1n", "1m"},
+      {"0", "0"},           {"500m", "500m"},   {"1.5", "1500m"},    {"2", "2"},
+      {"2000m", "2"},       {"1536", "1536"},   {"4Gi", "4Gi"},      {"1536Mi", "1536Mi"},
+      {"-1Ki", "-1Ki"},     {"-500m", "-500m"}, {"0.5Gi", "512Mi"},  {"3Pi", "3Pi"},
+      {"2048Ki", "2Mi"},    {"1n", "1m"},       {"512Mi", "512Mi"},  {"1500M", "1500M"},
+      {"0.1m", "1m"},       {"1k", "1k"},       {"1000", "1k"},      {"1024", "1024"},
+      {"1e3", "1e3"},       {"2e3", "2e3"},     {"1.5e-2", "15e-3"}, {"1P", "1P"},
+      {"1200Ki", "1200Ki"}, {"0.5Ki", "512"},   {"1.5Ki", "1536"},   {"100e-3", "100e-3"},
   };
   for (const Case& c : cases) {
     CAPTURE(c.text);
@@ -133,7 +137,45 @@ TEST_CASE("quantities print in canonical form and parse back", "[quantity]") {
     auto again = Quantity::parse(q->to_string());
     REQUIRE(again.has_value());
     CHECK(*again == *q);
+    CHECK(again->to_string() == c.canonical);
   }
+}
+
+// operator/kube and reconcilers/policy each had a copy of Quantity; where they disagreed,
+// k8s.io/apimachinery's resource.Quantity decides.
+TEST_CASE("the copies' differences are settled as apimachinery has them", "[quantity]") {
+  // The operator's copy printed "1000" and "1Ki", the policy's "1k" and "1Ki", for values
+  // written "1000" and "1024"; Go keeps the DecimalSI format: "1k" and "1024".
+  CHECK(Quantity::parse("1000")->to_string() == "1k");
+  CHECK(Quantity::parse("1024")->to_string() == "1024");
+  // Exponent notation stays exponent notation (the copies printed "2k" and "2000").
+  CHECK(Quantity::parse("2e3")->to_string() == "2e3");
+  // "1500M" stays "1500M" (the operator's copy printed "1500000000").
+  CHECK(Quantity::parse("1500M")->to_string() == "1500M");
+  // Value() rounds away from zero (the policy's copy rounded -1500m up to -1).
+  CHECK(Quantity::parse("-1500m")->value() == -2);
+  // A large exponent saturates (the policy's copy refused exponents past 100).
+  CHECK(Quantity::parse("1e101")->milli() == kMax);
+  // The API server's messages (the policy's copy wrote its own).
+  CHECK(Quantity::parse("5Xi").error() == kFormatWrong);
+}
+
+TEST_CASE("quantities remember their format through arithmetic", "[quantity]") {
+  CHECK(Quantity::parse("4Gi")->format() == Format::BinarySI);
+  CHECK(Quantity::parse("4G")->format() == Format::DecimalSI);
+  CHECK(Quantity::parse("4e9")->format() == Format::DecimalExponent);
+  // A zero quantity takes the other's format (Quantity.Add and Sub); else the left one's is kept.
+  Quantity total;
+  total += *Quantity::parse("512Mi");
+  total += *Quantity::parse("512Mi");
+  CHECK(total.to_string() == "1Gi");
+  CHECK((*Quantity::parse("1000") + *Quantity::parse("24")).to_string() == "1024");
+  CHECK((*Quantity::parse("512Mi") * 8).to_string() == "4Gi");
+  const Quantity half = *Quantity::parse("500m");
+  CHECK((half * 5).to_string() == "2500m");
+  CHECK((half + *Quantity::parse("1500m")).to_string() == "2");
+  CHECK((Quantity::from_milli(kMax) * 2).milli() == kMax);
+  CHECK((Quantity::from_milli(kMax) * -2).milli() == -kMax);
 }
 
 TEST_CASE("quantity arithmetic and comparison", "[quantity]") {

@@ -1,9 +1,9 @@
-#include "operator/kube/base64.hpp"
+#include "apimachinery/base64.hpp"
 
 #include <array>
 #include <cstdint>
 
-namespace respool::kube {
+namespace respool::apimachinery {
 
 namespace {
 constexpr std::string_view kAlphabet =
@@ -51,15 +51,16 @@ std::optional<std::string> base64_decode(std::string_view text) {
   out.reserve(text.size() / 4 * 3);
   std::uint32_t acc = 0;
   int bits = 0;
-  int padding = 0;
+  std::size_t symbols = 0, padding = 0;
   for (char c : text) {
-    if (c == ' ' || c == '\n' || c == '\r' || c == '\t') continue;
+    if (c == '\n' || c == '\r') continue;
+    ++symbols;
     if (c == '=') {
       ++padding;
       continue;
     }
     if (padding > 0) return std::nullopt;  // data after padding
-    std::int8_t v = kReverse[static_cast<unsigned char>(c)];
+    const std::int8_t v = kReverse[static_cast<unsigned char>(c)];
     if (v < 0) return std::nullopt;
     acc = (acc << 6) | static_cast<std::uint32_t>(v);
     bits += 6;
@@ -68,8 +69,10 @@ std::optional<std::string> base64_decode(std::string_view text) {
       out += static_cast<char>((acc >> bits) & 0xFF);
     }
   }
-  if (padding > 2) return std::nullopt;
+  // Whole groups of four; padding only where the last group is short of data ("xx==", "xxx=").
+  if (symbols % 4 != 0 || padding > 2) return std::nullopt;
+  if (padding > 0 && (symbols - padding) % 4 != 4 - padding) return std::nullopt;
   return out;
 }
 
-}  // namespace respool::kube
+}  // namespace respool::apimachinery
