@@ -4,9 +4,11 @@
 # pool and network name rules, Logical pools take Training only, resources need a count or
 # zones and the zones add up, tag keys are 1..128 characters, the network CIDR can be neither
 # added, removed nor changed, a NodeOperation's spec is immutable and reset options go with
-# type Reset only. Also `Bad_Pool`: the name's own error beside the rules' in one answer, and a
-# CRD with a malformed rule refused when it is applied. One check per rule; the bare API
-# server (no operator) is enough.
+# type Reset only, and a pool's spec.remediation (N7, N10, N11, N13, N14: a fault isolation
+# code, a code or a family, at least one step, `after` at least 30s, a Reset with its os and a
+# Replace without, maxUnhealthy within 100%). Also `Bad_Pool`: the name's own error beside the
+# rules' in one answer, and a CRD with a malformed rule refused when it is applied. One check
+# per rule; the bare API server (no operator) is enough.
 # Usage: kubectl_cel_rules.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
 build=${1:?build dir}
@@ -67,6 +69,39 @@ pool Bad_Pool "  jobTypes: [Training]
   'metadata.name: Invalid value: "Bad_Pool": a lowercase RFC 1123 subdomain must consist of'
 grep -qF 'spec.resources[0]: Invalid value: "object": spec.resources[]: needs a count or zones (P4)' \
   "$work/pool-bad-name.out" || fail "Bad_Pool: the rule's error is not beside the name's: $(cat "$work/pool-bad-name.out")"
+
+echo "--- ResourcePool spec.remediation"
+remediation() { # remediation NAME REMEDIATION-YAML: a pool whose spec.remediation is the YAML
+  pool "$1" "$base
+  remediation: $2"
+}
+remediation ok-remediation '{rules: [{codes: [A050101, A050104], after: 10m, steps: [{action: Reset, os: ubuntu-22.04, timeout: 45m}, {action: Replace}]}, {families: [InfiniBand, Runtime], steps: [{action: Replace}]}], maxUnhealthy: 20%}' |
+  accepted ok-remediation
+k get rp ok-remediation -o jsonpath='{.spec.remediation.rules[1].after} {.spec.remediation.rules[1].steps[0].timeout}' >"$work/defaults.out"
+[ "$(cat "$work/defaults.out")" = "10m 45m" ] || fail "remediation defaults: want '10m 45m', got '$(cat "$work/defaults.out")'"
+remediation unknown-code '{rules: [{codes: [A999999], steps: [{action: Replace}]}]}' |
+  refused remediation-unknown-code \
+  'spec.remediation.rules[0].codes[0]: Invalid value: "string": spec.remediation.rules[].codes: A999999 is not a fault isolation code (N10)'
+remediation operational-code '{rules: [{codes: [A200008], steps: [{action: Replace}]}]}' |
+  refused remediation-operational-code \
+  'spec.remediation.rules[0].codes[0]: Invalid value: "string": spec.remediation.rules[].codes: A200008 is not a fault isolation code (N10)'
+remediation no-match '{rules: [{after: 1m, steps: [{action: Replace}]}]}' |
+  refused remediation-code-or-family \
+  'spec.remediation.rules[0]: Invalid value: "object": spec.remediation.rules[]: names at least one code or family (N10)'
+remediation empty-steps '{rules: [{codes: [A050101], steps: []}]}' | refused remediation-empty-steps \
+  'spec.remediation.rules[0].steps: Invalid value: 0: spec.remediation.rules[0].steps in body should have at least 1 items'
+remediation after-10s '{rules: [{codes: [A050101], after: 10s, steps: [{action: Replace}]}]}' |
+  refused remediation-after-10s \
+  'spec.remediation.rules[0].after: Invalid value: "object": spec.remediation.rules[].after: at least 30s, one check period of the node agent (N11)'
+remediation reset-no-os '{rules: [{families: [GPU], steps: [{action: Reset}]}]}' |
+  refused remediation-reset-needs-os \
+  'spec.remediation.rules[0].steps[0].os: Invalid value: "object": spec.remediation.rules[].steps[].os: a Reset names the operating system to install (N7)'
+remediation replace-os '{rules: [{families: [GPU], steps: [{action: Replace, os: ubuntu-22.04}]}]}' |
+  refused remediation-replace-takes-no-os \
+  'spec.remediation.rules[0].steps[0].os: Invalid value: "object": spec.remediation.rules[].steps[].os: only a Reset installs an operating system; a Replace takes none (N13)'
+remediation max-120 '{rules: [{families: [GPU], steps: [{action: Replace}]}], maxUnhealthy: 120%}' |
+  refused remediation-max-unhealthy \
+  'spec.remediation.maxUnhealthy: Invalid value: "object": spec.remediation.maxUnhealthy: a number of nodes (1 to 1000000) or a percentage from 1% to 100% (N14)'
 
 echo "--- Network"
 network 1net '{}' | refused network-name \
