@@ -8,6 +8,7 @@
 #include "reconcilers/network/network_setup.hpp"
 #include "reconcilers/nodehealth/node_health_setup.hpp"
 #include "reconcilers/nodeoperation/operation_setup.hpp"
+#include "reconcilers/remediation/remediation_setup.hpp"
 #include "reconcilers/resourcepool/pool_setup.hpp"
 #include "reconcilers/shared_caches.hpp"
 #include "reconcilers/trainingjob/training_job_setup.hpp"
@@ -26,6 +27,7 @@ constexpr AddController kControllers[] = {
     add_training_job_controller,    // fault-tolerant training Jobs (--training-jobs)
     add_free_nodes_controller,      // the respool_free_nodes gauge
     add_node_health_controller,     // isolation taints from respool-node-agent's conditions
+    add_remediation_controller,     // automatic NodeOperations for lasting faults, keyed by pool
 };
 
 // Plug-in manifests are DaemonSets: the kind the operator watches and scopes to pool nodes.

@@ -5,6 +5,7 @@
 
 #include "operator/runtime/log.hpp"
 #include "reconcilers/finalizer.hpp"
+#include "reconcilers/policy/driver_upgrade_status.hpp"
 #include "reconcilers/policy/keys.hpp"
 #include "reconcilers/policy/node_operation_ledger.hpp"
 #include "reconcilers/policy/pool_status.hpp"
@@ -15,15 +16,6 @@ namespace respool::reconcilers {
 namespace {
 
 using kube::Json;
-
-// Whether the pool's driver is being upgraded (N6): its DriverUpgrading condition, or phase.
-bool driver_upgrading(const Json& status) {
-  if (status.value("phase", "") == "Upgrading") return true;
-  for (const auto& c : status.value("conditions", Json::array())) {
-    if (c.value("type", "") == "DriverUpgrading" && c.value("status", "") == "True") return true;
-  }
-  return false;
-}
 
 }  // namespace
 
@@ -63,7 +55,7 @@ OperationReconciler::Observation OperationReconciler::observe(const std::string&
   if (o.pool_object) {
     const Json status = o.pool_object->object.value("status", Json::object());
     o.ledger = policy::ledger_from_json(status.value("nodeOperations", Json::object()));
-    o.driver_upgrading = driver_upgrading(status);
+    o.driver_upgrading = policy::pool_driver_upgrading(status);
     if (auto spec = policy::check_pool(o.pool_object->object, *o.catalog)) o.pool_spec = *spec;
   }
   for (const auto& node : ctx_.caches.nodes->store().by_index(kByPool, pool)) {

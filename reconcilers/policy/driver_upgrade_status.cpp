@@ -137,6 +137,13 @@ std::optional<DriverBlock> driver_block(const ResourcePoolSpec& spec, std::strin
   return std::nullopt;
 }
 
+bool pool_driver_upgrading(const nlohmann::json& pool_status) {
+  if (pool_status.value("phase", "") == "Upgrading") return true;
+  for (const auto& c : pool_status.value("conditions", nlohmann::json::array()))
+    if (c.value("type", "") == "DriverUpgrading" && c.value("status", "") == "True") return true;
+  return false;
+}
+
 Condition driver_condition(const DriverProgress& p, const std::optional<DriverBlock>& blocked,
                            const std::string& settings_words) {
   const std::string target = targets_words(p);

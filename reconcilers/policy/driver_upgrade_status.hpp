@@ -65,6 +65,10 @@ struct DriverBlock {
 // and uncordon finish either way.
 std::optional<DriverBlock> driver_block(const ResourcePoolSpec& spec, std::string_view phase);
 
+// N6: a pool's driver is being upgraded, as its written status says (phase Upgrading or the
+// DriverUpgrading condition True): no node operation starts meanwhile.
+bool pool_driver_upgrading(const nlohmann::json& pool_status);
+
 Condition driver_condition(const DriverProgress& progress,
                            const std::optional<DriverBlock>& blocked,
                            const std::string& settings_words);

@@ -62,6 +62,11 @@ inline constexpr std::string_view kNodeLabel = "respool.io/node";
 inline constexpr std::string_view kResetOsAnnotation = "respool.io/reset-os";
 // Finalizer of NodeOperations: a deleted operation first gives its nodes back.
 inline constexpr std::string_view kNodeOperationFinalizer = "respool.io/node-operation";
+// Labels of the NodeOperations automatic remediation creates (N12): "auto", and the rule's step
+// (counted from 1) and the attempt of that step they carry out.
+inline constexpr std::string_view kRemediationLabel = "respool.io/remediation";
+inline constexpr std::string_view kRemediationStepLabel = "respool.io/remediation-step";
+inline constexpr std::string_view kRemediationAttemptLabel = "respool.io/remediation-attempt";
 // Label respool sets on the plug-in objects it installs for a pool, with the job type.
 inline constexpr std::string_view kPluginJobTypeLabel = "respool.io/job-type";
 

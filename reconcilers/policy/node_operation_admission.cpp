@@ -8,6 +8,13 @@ namespace respool::policy {
 
 namespace {
 
+// N17: an automatic Reset may repair an Abnormal node, unless the node is not Ready or
+// unreachable (F2): nothing would run its reset.
+bool repairable_by_reset(const NodeClass& node) {
+  if (node.state != NodeState::Abnormal) return false;
+  return std::find(node.codes.begin(), node.codes.end(), kNotReadyCode) == node.codes.end();
+}
+
 // Why one node cannot take part at all; nullopt when it can.
 struct Refusal {
   std::string reason;
@@ -115,7 +122,8 @@ class Round {
     // A node whose driver is being upgraded (D4) is Available again once it is done: the reset
     // waits for the upgrade (N6, must_wait), it is not refused.
     if (spec.type == NodeOperationType::Reset && it->second->state.state != NodeState::Available &&
-        it->second->state.state != NodeState::Upgrading) {
+        it->second->state.state != NodeState::Upgrading &&
+        !(spec.automatic && repairable_by_reset(it->second->state))) {
       return Refusal{"NodeNotAvailable", "N5: only Available nodes can be reset; node " + node +
                                              " is " +
                                              std::string(to_string(it->second->state.state))};

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "reconcilers/policy/keys.hpp"
 #include "reconcilers/policy/names.hpp"
 #include "reconcilers/policy/spec_fields.hpp"
 #include "reconcilers/policy/time.hpp"
@@ -67,6 +68,11 @@ std::expected<NodeOperationSpec, std::vector<Violation>> check_node_operation(co
     }
   } else if (!member(s, "type")) {
     out.push_back({"spec.type", "", "is required"});
+  }
+
+  if (const json* meta = member(object, "metadata"); meta && meta->is_object()) {
+    const json labels = meta->value("labels", json::object());
+    spec.automatic = labels.is_object() && labels.value(std::string(kRemediationLabel), "") == "auto";
   }
 
   const json* nodes = member(s, "nodes");

@@ -34,6 +34,9 @@ struct NodeOperationSpec {
   std::vector<std::string> nodes;
   std::optional<ResetOptions> reset;                  // Reset only
   std::chrono::seconds timeout = kMaxReplaceTimeout;  // Replace only (N3)
+  // Created by automatic remediation (label respool.io/remediation: auto, N12): its Reset may
+  // repair the Abnormal node it names (N17).
+  bool automatic = false;
   // N7: how many of this operation's nodes may be reset at once (floor, at least 1).
   int reset_concurrency() const;
 };

@@ -162,8 +162,9 @@ Condition degraded_condition(std::span<const PoolNode> nodes, const NodeCounts& 
       codes += (codes.empty() ? "" : ", ") + code;
     list += (list.empty() ? "" : ", ") + node.name + " (" + codes + ")";
   }
-  return {"Degraded", "True", "AbnormalNodes",
-          n(c.abnormal) + " of " + n(c.total) + " nodes are abnormal: " + list + stale_words(nodes)};
+  return {
+      "Degraded", "True", "AbnormalNodes",
+      n(c.abnormal) + " of " + n(c.total) + " nodes are abnormal: " + list + stale_words(nodes)};
 }
 
 json counts_json(const NodeCounts& c) {
@@ -226,12 +227,15 @@ PoolStatus derive_pool_status(const PoolObservation& o,
                               progressing_condition(o, status.phase, status.nodes),
                               degraded_condition(o.nodes, status.nodes)};
   if (o.driver_condition) next.push_back(*o.driver_condition);
+  if (o.remediation_condition) next.push_back(*o.remediation_condition);
   for (Condition& c : next)
     c.observed_generation = o.generation;
   // Conditions other parts own (DriverUpgrading) are kept as they are.
   std::vector<Condition> merged = merge_conditions(previous_conditions, std::move(next), now);
   for (const Condition& c : previous_conditions) {
-    if (!find_condition(merged, c.type)) merged.push_back(c);
+    if (find_condition(merged, c.type)) continue;
+    if (c.type == "RemediationPaused" && !o.remediation_condition) continue;  // turned off
+    merged.push_back(c);
   }
   status.conditions = std::move(merged);
   return status;

@@ -24,6 +24,8 @@
 //                InsufficientFreeNodes) or when done (UpToDate).
 //   Degraded     True (AbnormalNodes) while some node is abnormal, naming them and their codes;
 //                False (NoAbnormalNodes) otherwise. Operational codes never count (F4).
+//   RemediationPaused  with spec.remediation only: True (TooManyUnhealthy) while more nodes are
+//                abnormal than maxUnhealthy (N14), else False (Active, InvalidRemediation).
 
 #include <cstdint>
 #include <optional>
@@ -81,7 +83,9 @@ struct PoolObservation {
   std::span<const PoolNode> nodes;
   const PoolPlan* plan = nullptr;  // null when none was made (invalid spec, deletion)
   bool driver_upgrading = false;
-  std::optional<Condition> driver_condition;    // DriverUpgrading, when the spec sets a driver
+  std::optional<Condition> driver_condition;  // DriverUpgrading, when the spec sets a driver
+  // RemediationPaused, while the pool has remediation (N14); without it the condition goes.
+  std::optional<Condition> remediation_condition;
   std::optional<std::string> scale_in_blocked;  // why evictions cannot go on (ScaleInBlocked)
 };
 

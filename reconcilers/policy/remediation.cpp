@@ -173,8 +173,13 @@ class Round {
     if (n.person_operation)
       return say(r, "Held", "in NodeOperation " + *n.person_operation + "; waits for it");
     const auto current = current_operation(n, r);
-    if (current && !current->ended())
-      return say(r, "Running", step_words(rule, r) + ": NodeOperation " + current->name);
+    if (current && !current->ended()) {
+      // A Pending operation waits for the budget (N1, N2) or a slot (N5): said with its reason.
+      const std::string waits = current->phase == "Pending" && !current->reason.empty()
+                                    ? " (Pending: " + current->reason + ")"
+                                    : "";
+      return say(r, "Running", step_words(rule, r) + ": NodeOperation " + current->name + waits);
+    }
     const TimePoint due = r.since + rule.after;
     if (in_.now < due)
       return say(r, "Waiting", "the fault must last " + duration_words(rule.after), due);
@@ -204,7 +209,10 @@ class Round {
       say(r, "Previewed", step_words(rule, r) + " previewed: NodeOperation " + op.name);
       return false;
     }
-    const bool succeeded = op.phase == "Succeeded";
+    // A Reset that ended with the node still abnormal (AbnormalAfterReset) did its work: the
+    // fault may yet clear once the node agent checks again, within the step's timeout (N13).
+    const bool succeeded =
+        op.phase == "Succeeded" || (op.phase == "Failed" && op.reason == "AbnormalAfterReset");
     if (!succeeded && step.action == NodeOperationType::Replace) {
       // N15: no idle node, a refused admission: the same step again, after a growing back-off.
       if (!r.retry_at) r.retry_at = in_.now + remediation_backoff(r.attempts);

@@ -89,8 +89,8 @@ struct AutomaticOperation {
 // One pool node as the round sees it.
 struct RemediationNode {
   std::string name;
-  std::vector<std::string> fault_codes;  // its fault isolation codes (F1, F2, F5), taint order
-  bool abnormal = false;                 // counts against maxUnhealthy
+  std::vector<std::string> fault_codes{};  // its fault isolation codes (F1, F2, F5), taint order
+  bool abnormal = false;                   // counts against maxUnhealthy
   std::optional<std::string> person_operation{};  // a NodeOperation someone else asked for
   std::optional<AutomaticOperation> automatic{};  // the newest automatic one, ended or not
 };

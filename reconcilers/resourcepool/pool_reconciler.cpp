@@ -84,6 +84,9 @@ Outcome<bool> PoolReconciler::write_status(const kube::Unstructured& pool, nlohm
   if (auto ops = old_status.find("nodeOperations");
       ops != old_status.end() && !status.contains("nodeOperations"))
     status["nodeOperations"] = *ops;
+  // status.remediation is the remediation controller's memory (N10-N16): always kept.
+  if (auto memory = old_status.find("remediation"); memory != old_status.end())
+    status["remediation"] = *memory;
   if (old_status == status) return false;
   kube::Json updated = pool.object;
   updated["status"] = std::move(status);

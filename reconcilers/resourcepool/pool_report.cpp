@@ -8,6 +8,7 @@
 #include "reconcilers/policy/driver_upgrade_status.hpp"
 #include "reconcilers/policy/node_operation_ledger.hpp"
 #include "reconcilers/policy/pool_events.hpp"
+#include "reconcilers/policy/remediation_objects.hpp"
 #include "reconcilers/resourcepool/pool_reconciler.hpp"
 
 namespace respool::reconcilers {
@@ -26,6 +27,10 @@ Outcome<runtime::ReconcileResult> PoolReconciler::report(const Observation& o, c
   observation.plan = d.plan ? &*d.plan : nullptr;
   observation.scale_in_blocked = out.scale_in_blocked;
   const DriverReport driver = driver_report(o, d, observation);
+  // RemediationPaused follows the remediation controller's status.remediation (N14); a pool
+  // without remediation has none.
+  if (auto r = o.old_status.find("remediation"); r != o.old_status.end() && r->is_object())
+    observation.remediation_condition = policy::remediation_condition(*r);
   auto status = policy::derive_pool_status(observation, o.previous_conditions, o.now);
   if (driver.progress) status.driver = policy::driver_status_json(*driver.progress);
   status.plugins = out.plugins;

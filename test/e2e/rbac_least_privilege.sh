@@ -5,7 +5,8 @@
 # arguments, and every scenario passes without a single 403: leader election; a network; a pool
 # with plug-ins and its events; a scale-in that evicts a running job; a job-type change; a
 # catalog change; node operations (a Replace, a Reset, an expired record removed) once the
-# NodeOperation controller exists; a node fault that makes the pool Degraded, and its repair; a
+# NodeOperation controller exists; a node fault that makes the pool Degraded, its automatic
+# Reset (remediation), and its repair; a
 # network deletion that waits, with its repeated event counted; the pool's deletion; training
 # jobs restarted upon a node fault and upon a hang.
 # Then every permission the chart grants, one verb on one resource of one rule, is taken away
@@ -103,6 +104,7 @@ get() { api GET "$1"; }
 merge() { echo "$2" | api PATCH "$1" - application/merge-patch+json >/dev/null; }
 jsonpatch() { echo "$2" | api PATCH "$1" - application/json-patch+json >/dev/null; }
 gone() { ! api GET "$1" >/dev/null 2>&1; }
+exists() { api GET "$1" >/dev/null 2>&1; }
 is() { [ "$(get "$1" 2>/dev/null | jq -r "$2")" = "$3" ]; } # is PATH FILTER VALUE
 path_of() { # path_of OBJECT-JSON: the collection it is created in
   local kind ns_
@@ -225,13 +227,20 @@ scenarios() {
   driver_scenarios || return 1
   training_scenarios || return 1
 
-  # A node fault makes the pool Degraded; the repaired node clears it.
+  # A node fault makes the pool Degraded; with remediation on, a lasting fault isolation code
+  # gets an automatic Reset (N12); the repaired node clears it.
   local faulty
   faulty=$(pool_nodes node.kubernetes.io%2Finstance-type%3Dgpu-8x-a100 | sed -n 1p)
-  merge "/api/v1/nodes/$faulty" '{"metadata":{"annotations":{"sandbox.respool.io/fault":"NotReady"}}}'
+  merge $pool '{"spec":{"remediation":{"rules":[{"codes":["A050101"],"after":"30s",
+    "steps":[{"action":"Reset","os":"ubuntu-22.04"}]}],"maxUnhealthy":"50%"}}}'
+  merge "/api/v1/nodes/$faulty" '{"metadata":{"annotations":{"sandbox.respool.io/fault":"Isolate=A050101",
+    "sandbox.respool.io/reset-seconds":"1"}}}'
   wait_for "node fault: the pool Degraded" \
     is $pool '.status.conditions[]? | select(.type == "Degraded") | "\(.status) \(.reason)"' "True AbnormalNodes" ||
     return 1
+  local auto="auto-$faulty-a050101-1-1"
+  limit=45 wait_for "remediation: the fault lasted 30 s, $auto created" exists $rp/nodeoperations/$auto || return 1
+  wait_for "remediation: $auto Succeeded" is $rp/nodeoperations/$auto .status.phase Succeeded || return 1
   merge "/api/v1/nodes/$faulty" '{"metadata":{"annotations":{"sandbox.respool.io/fault":null}}}'
   wait_for "node repaired: the pool no longer Degraded" \
     is $pool '.status.conditions[]? | select(.type == "Degraded") | .status' False || return 1
