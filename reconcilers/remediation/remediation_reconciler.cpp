@@ -109,15 +109,18 @@ Outcome<runtime::ReconcileResult> RemediationReconciler::reconcile(const std::st
   Observation o = observe(*pool, **spec);
   count_endings(name, o);
   policy::RemediationPlan plan = policy::plan_remediation(o.input);
+  // The operations first, then the memory that names them: a create that fails leaves the
+  // memory as it was (the next round tries the same name), and a crash between the two finds
+  // the operation under the name the next round computes again.
+  for (const policy::RemediationAction& action : plan.create) {
+    if (auto c = create(*pool, action); !c) return std::unexpected(c.error());
+  }
   json wanted = policy::remediation_status(plan, o.input);
   if (wanted != old_status) {
     if (auto w = write_status(*pool, wanted); !w) {
       if (w.error().lost_race()) return runtime::ReconcileResult{true, {}};
       return std::unexpected(w.error());
     }
-  }
-  for (const policy::RemediationAction& action : plan.create) {
-    if (auto c = create(*pool, action); !c) return std::unexpected(c.error());
   }
   report(*pool, old_status, plan);
   paused_.with({name})->set(plan.paused ? 1 : 0);

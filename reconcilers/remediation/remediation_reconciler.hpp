@@ -3,10 +3,11 @@
 //   observe  the pool's spec.remediation and status.remediation (its memory), its nodes' fault
 //            codes (policy/remediation_objects.hpp) and its NodeOperations, from the caches
 //   decide   policy::plan_remediation: which node's fault is due, which step, paused or not
-//   act      status.remediation first (guarded by the pool's resourceVersion), then the
-//            NodeOperations it decided, named deterministically: a repeated create finds the one
-//            it made. Writing the memory first means a crash between the two loses at most an
-//            attempt number, never adds a second operation for a node.
+//   act      the NodeOperations it decided, named deterministically, then status.remediation
+//            (guarded by the pool's resourceVersion). A create that fails leaves the memory as
+//            it was, so the next round tries the same name; after a crash between the two, the
+//            next round computes the same name again and finds the operation (AlreadyExists):
+//            a node never gets a second automatic operation for one step's attempt.
 //   report   events on the pool, respool_remediations_total and respool_remediation_paused
 // It never touches a node: every limit of N1–N8 and the ledger apply through the NodeOperation
 // controller, to people's and automatic operations together.
