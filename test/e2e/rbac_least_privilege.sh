@@ -202,9 +202,8 @@ scenarios() {
   wait_for "events: the pool's status change recorded" event_seen PoolStatusChange "from Creating to Running" ||
     return 1
 
-  # Remediation on and a fault isolation code on a GPU node: its 30 s pass during the next steps
-  # (remediation_end waits for the automatic Reset). Early, while the pool's events are within
-  # client-go's spam filter: a refused create must be reported on the pool.
+  # A second pool, with remediation: its node's fault (remediation_fault) lasts 30 s over the
+  # next steps, then remediation_end waits for the automatic Reset.
   remediation_begin
 
   # Scale-in of a flavor whose every node runs a job: one job is evicted.
@@ -218,6 +217,7 @@ scenarios() {
   wait_for "scale-in: a job evicted" one_job_left || return 1
   wait_for "scale-in: back to Running with 5 nodes" is $pool '"\(.status.phase)/\(.status.nodes.total)"' \
     Running/5 || return 1
+  remediation_fault || return 1
 
   merge $pool '{"spec":{"jobTypes":["Training"]}}'
   wait_for "job types: the Inference plug-in removed" \
@@ -259,24 +259,36 @@ scenarios() {
   wait_for "network deletion: net-a gone once no pool uses it" gone $net || return 1
 }
 
-# A fault isolation code that lasts 30 s on a GPU node of a pool with remediation: the automatic
-# Reset runs (N17: the Abnormal node it repairs) and ends with the simulated fault still there;
-# once healed, nothing is remembered of the node.
+# Remediation, in a pool of its own (one cpu-64c node), so that its events leave gpu-a's within
+# client-go's spam filter (25 per object): a fault isolation code that lasts 30 s gets an
+# automatic Reset (N17: the Abnormal node it repairs), which ends with the simulated fault still
+# there; once healed, nothing is remembered of the node; the pool goes.
 remediation_begin() {
-  remediation_node=$(pool_nodes node.kubernetes.io%2Finstance-type%3Dgpu-8x-a100 | sed -n 1p)
-  merge $pool '{"spec":{"remediation":{"rules":[{"codes":["A050101"],"after":"30s",
-    "steps":[{"action":"Reset","os":"ubuntu-22.04"}]}],"maxUnhealthy":"50%"}}}'
+  api POST $rp/resourcepools - >/dev/null <<'JSON'
+{"apiVersion": "respool.io/v1alpha1", "kind": "ResourcePool", "metadata": {"name": "rem"},
+ "spec": {"network": "net-a", "jobTypes": ["Training"], "resources": [{"flavor": "cpu-64c", "count": 1}],
+          "remediation": {"rules": [{"codes": ["A050101"], "after": "30s",
+                                     "steps": [{"action": "Reset", "os": "ubuntu-22.04"}]}],
+                          "maxUnhealthy": "100%"}}}
+JSON
+}
+remediation_fault() {
+  wait_for "remediation: pool rem Running" is $rp/resourcepools/rem .status.phase Running || return 1
+  remediation_node=$(get '/api/v1/nodes?labelSelector=respool.io%2Fpool%3Drem' | jq -r '.items[0].metadata.name')
   merge "/api/v1/nodes/$remediation_node" '{"metadata":{"annotations":{"sandbox.respool.io/fault":"Isolate=A050101",
     "sandbox.respool.io/reset-seconds":"1"}}}'
 }
 remediation_end() {
-  local auto="auto-$remediation_node-a050101-1-1"
+  local node=$remediation_node
+  local auto="auto-$node-a050101-1-1"
   limit=45 wait_for "remediation: the fault lasted 30 s, $auto created" exists $rp/nodeoperations/$auto || return 1
   wait_for "remediation: $auto ended, the node still abnormal" \
     is $rp/nodeoperations/$auto '"\(.status.phase) \(.status.reason)"' "Failed AbnormalAfterReset" || return 1
-  merge "/api/v1/nodes/$remediation_node" '{"metadata":{"annotations":{"sandbox.respool.io/fault":null}}}'
+  merge "/api/v1/nodes/$node" '{"metadata":{"annotations":{"sandbox.respool.io/fault":null}}}'
   wait_for "remediation: the node repaired, nothing remembered of it" \
-    is $pool '.status.remediation.nodes | length' 0 || return 1
+    is $rp/resourcepools/rem '.status.remediation.nodes | length' 0 || return 1
+  api DELETE $rp/resourcepools/rem >/dev/null
+  wait_for "remediation: pool rem gone" gone $rp/resourcepools/rem || return 1
 }
 
 # Node operations on the pool's GPU nodes: a Replace (cordon, drain, a free node of the zone
