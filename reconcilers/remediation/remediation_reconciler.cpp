@@ -146,6 +146,8 @@ Outcome<void> RemediationReconciler::create(const kube::Unstructured& pool,
                                             const policy::RemediationAction& action) {
   const json object = policy::remediation_operation(action, pool.meta.name, pool.meta.uid.str());
   const std::string name = object["metadata"]["name"];
+  // Made by an earlier round whose memory write lost a race: the cache shows it, no request.
+  if (ctx_.caches.operations->store().get(name)) return {};
   auto r = ctx_.client->create(kube::resources::nodeoperations, "", object);
   if (!r && !r.error().is(kube::Error::Kind::AlreadyExists))
     return failed("creating NodeOperation " + name, r.error());
