@@ -162,10 +162,10 @@ Condition remediation_condition(const json& status_remediation) {
   } else {
     c.status = "False";
     c.reason = "Active";
-    c.message = std::to_string(json_read::int_at(status_remediation, "unhealthy")) +
-                " abnormal nodes, at most " +
-                std::to_string(json_read::int_at(status_remediation, "maxUnhealthy")) +
-                " before remediation pauses";
+    const int unhealthy = json_read::int_at(status_remediation, "unhealthy");
+    c.message = std::to_string(unhealthy) + (unhealthy == 1 ? " node" : " nodes") +
+                " abnormal; remediation pauses above " +
+                std::to_string(json_read::int_at(status_remediation, "maxUnhealthy"));
   }
   return c;
 }

@@ -170,7 +170,7 @@ TEST_CASE("N14: status.remediation and RemediationPaused say the count, the shar
   Condition active = remediation_condition(remediation_status(plan_remediation(in), in));
   CHECK(active.status == "False");
   CHECK(active.reason == "Active");
-  CHECK(active.message == "2 abnormal nodes, at most 2 before remediation pauses");
+  CHECK(active.message == "2 nodes abnormal; remediation pauses above 2");
   auto invalid =
       remediation_status_invalid({{"spec.remediation.rules", "N10", "lists at least one rule"}});
   CHECK(remediation_condition(invalid).reason == "InvalidRemediation");
