@@ -14,6 +14,11 @@ namespace {
 
 using nlohmann::json;
 
+// Every series a pool's remediation can have: they exist at 0 from the pool's first reconcile,
+// so that its dashboard panels and alerts read 0, not "no data", until something happens.
+constexpr const char* kActions[] = {"Replace", "Reset"};
+constexpr const char* kResults[] = {"Created", "Succeeded", "Failed", "Rejected"};
+
 std::string operation_key(const std::string& name) {
   return "nodeoperations/" + name;
 }
@@ -39,6 +44,9 @@ void RemediationReconciler::forget(const std::string& pool) {
     running_.erase(pool);
   }
   paused_.remove({pool});
+  for (const char* action : kActions)
+    for (const char* result : kResults)
+      remediations_.remove({pool, action, result});
 }
 
 RemediationReconciler::Observation RemediationReconciler::observe(
@@ -70,6 +78,9 @@ Outcome<runtime::ReconcileResult> RemediationReconciler::reconcile(const std::st
     forget(name);
     return runtime::ReconcileResult::done();
   }
+  for (const char* action : kActions)
+    for (const char* result : kResults)
+      remediations_.with({name, action, result});
   const runtime::TimePoint now = ctx_.clock->now();
   // Decided from a cache that shows neither this controller's last status nor the operations
   // it created, a round would start a step again: it waits for them (at most 30 s).
@@ -95,11 +106,11 @@ Outcome<runtime::ReconcileResult> RemediationReconciler::reconcile(const std::st
     }
     ctx_.events->event(reference_to(*pool), runtime::EventType::Warning, "InvalidRemediation",
                        "Remediate", wanted["message"].get<std::string>());
-    paused_.remove({name});
+    paused_.with({name})->set(0);
     return runtime::ReconcileResult::done();
   }
   if (!*spec) {  // N10: off; running automatic operations finish on their own
-    paused_.remove({name});
+    paused_.with({name})->set(0);
     if (old_status.is_null()) return runtime::ReconcileResult::done();
     if (auto w = write_status(*pool, nullptr); !w && !w.error().lost_race())
       return std::unexpected(w.error());
