@@ -72,7 +72,8 @@ std::expected<NodeOperationSpec, std::vector<Violation>> check_node_operation(co
 
   if (const json* meta = member(object, "metadata"); meta && meta->is_object()) {
     const json labels = meta->value("labels", json::object());
-    spec.automatic = labels.is_object() && labels.value(std::string(kRemediationLabel), "") == "auto";
+    spec.automatic =
+        labels.is_object() && labels.value(std::string(kRemediationLabel), "") == "auto";
   }
 
   const json* nodes = member(s, "nodes");
