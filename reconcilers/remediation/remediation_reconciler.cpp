@@ -72,7 +72,6 @@ RemediationReconciler::Observation RemediationReconciler::observe(
 }
 
 Outcome<runtime::ReconcileResult> RemediationReconciler::reconcile(const std::string& name) {
-  auto held = ctx_.pool_locks->lock(name);
   auto pool = ctx_.caches.pools->store().get(name);
   if (!pool || pool->meta.deletion_timestamp) {
     forget(name);
@@ -81,6 +80,15 @@ Outcome<runtime::ReconcileResult> RemediationReconciler::reconcile(const std::st
   for (const char* action : kActions)
     for (const char* result : kResults)
       remediations_.with({name, action, result});
+  // Every pool event comes here: a pool without remediation, and nothing of it to clear, returns
+  // without taking the pool's lock from the controllers that act on it.
+  const json spec_json = pool->object.value("spec", json::object());
+  if (!spec_json.contains("remediation") &&
+      !pool->object.value("status", json::object()).contains("remediation")) {
+    paused_.with({name})->set(0);
+    return runtime::ReconcileResult::done();
+  }
+  auto held = ctx_.pool_locks->lock(name);
   const runtime::TimePoint now = ctx_.clock->now();
   // Decided from a cache that shows neither this controller's last status nor the operations
   // it created, a round would start a step again: it waits for them (at most 30 s).
