@@ -197,8 +197,12 @@ struct Client::Impl {
       }
       observe(method, response->status, start);
       const int code = response->status;
-      if ((code == 429 || (code >= 500 && may_repeat)) && attempt < options.max_retries) {
-        auto after = retry_after_header(response->headers);
+      // A 429 is repeated only when the server says when (Retry-After, as client-go does): one
+      // without it is an answer, not throttling, e.g. an eviction a PodDisruptionBudget refuses,
+      // which the caller retries at its own pace instead of blocking here for seconds.
+      auto after = retry_after_header(response->headers);
+      const bool throttled = code == 429 && after.has_value();
+      if ((throttled || (code >= 500 && may_repeat)) && attempt < options.max_retries) {
         std::chrono::milliseconds wait =
             after ? std::chrono::milliseconds(*after) : backoff(attempt);
         std::this_thread::sleep_for(std::min<std::chrono::milliseconds>(wait, 60s));

@@ -144,6 +144,15 @@ TEST_CASE("client retries 5xx and honours 429 Retry-After", "[client][retry]") {
   auto retried = client->create(cm, "default", config_map("s", "1"));
   REQUIRE(retried);
   CHECK(std::chrono::steady_clock::now() - start >= 1s);
+  // A 429 without Retry-After (a PodDisruptionBudget refusing an eviction) is an answer: no
+  // retry, no wait.
+  server->faults().fail_next(
+      {"create", "configmaps", sandbox::FaultRule::Action::TooManyRequests, 1, 0});
+  observed = 0;
+  auto refused = client->create(cm, "default", config_map("t", "1"));
+  REQUIRE_FALSE(refused);
+  CHECK(refused.error().is(Error::Kind::TooManyRequests));
+  CHECK(observed == 1);
 
   // Conflicts are the caller's to retry: retry_on_conflict re-reads and succeeds.
   server->faults().fail_next({"update", "configmaps", sandbox::FaultRule::Action::Conflict, 2, 0});
