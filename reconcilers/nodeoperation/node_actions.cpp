@@ -17,12 +17,6 @@ namespace {
 
 using kube::Json;
 
-// Pods a drain must move: bound there, not finished, not a DaemonSet's, not our reset Job's.
-bool to_drain(const kube::Pod& pod) {
-  return !pod.terminal() && !pod.owned_by_daemonset() &&
-         !pod.meta.labels.get(policy::kNodeOperationLabel);
-}
-
 std::string job_failure(const Json& job) {
   for (const auto& c : job.value("status", Json::object()).value("conditions", Json::array())) {
     if (c.value("type", "") == "Failed" && c.value("status", "") == "True")
@@ -39,6 +33,28 @@ bool job_condition(const Json& job, std::string_view type) {
 }
 
 }  // namespace
+
+bool to_drain(const kube::Pod& pod) {
+  return !pod.terminal() && !pod.owned_by_daemonset() &&
+         !pod.meta.labels.get(policy::kNodeOperationLabel);
+}
+
+std::vector<policy::FreeNode> OperationReconciler::idle_free_nodes(const Observation& o,
+                                                                   const std::string& flavor,
+                                                                   const std::string* zone) const {
+  std::vector<policy::FreeNode> candidates;
+  for (const policy::FreeNode& f :
+       ctx_.free_nodes->list(o.catalog, [this] { return ctx_.caches.nodes->store().list(); })) {
+    if (f.flavor != flavor || (zone && f.zone != *zone)) continue;
+    // Idle: nothing but DaemonSet pods runs there.
+    const auto pods = ctx_.caches.pods->store().by_index(kByNode, f.name);
+    if (std::any_of(pods.begin(), pods.end(), [](const auto& p) { return to_drain(*p); })) continue;
+    candidates.push_back(f);
+  }
+  std::sort(candidates.begin(), candidates.end(),
+            [](const auto& a, const auto& b) { return a.name < b.name; });
+  return candidates;
+}
 
 std::string OperationReconciler::delete_outcome(const Observation& o, const std::string& node,
                                                 const policy::OperatedNode& f) const {
@@ -272,17 +288,8 @@ Outcome<void> OperationReconciler::claim_replacement(Observation& o, Operation& 
     progress.message = "waiting for the pool's admission window (P6)";
     return {};
   }
-  std::vector<policy::FreeNode> candidates;
-  for (const policy::FreeNode& f :
-       ctx_.free_nodes->list(o.catalog, [this] { return ctx_.caches.nodes->store().list(); })) {
-    if (f.flavor != old_node.flavor || (pinned && f.zone != old_node.zone)) continue;
-    // Idle: nothing but DaemonSet pods runs there.
-    const auto pods = ctx_.caches.pods->store().by_index(kByNode, f.name);
-    if (std::any_of(pods.begin(), pods.end(), [](const auto& p) { return to_drain(*p); })) continue;
-    candidates.push_back(f);
-  }
-  std::sort(candidates.begin(), candidates.end(),
-            [](const auto& a, const auto& b) { return a.name < b.name; });
+  const std::vector<policy::FreeNode> candidates =
+      idle_free_nodes(o, old_node.flavor, pinned ? &old_node.zone : nullptr);
   if (candidates.empty()) {
     progress.reason = "WaitingForIdleNode";
     progress.message = "N3: no idle free node of " + where + " yet; failing at " +

@@ -79,7 +79,7 @@ OperationReconciler::Observation OperationReconciler::observe(const std::string&
     op.status = op.old_status;
     op.status.observed_generation = object->meta.generation;
     op.deleting = object->meta.deletion_timestamp.has_value();
-    if (op.spec) {  // every node of the spec has its entry, in spec order
+    if (op.spec && !op.spec->preview) {  // every node of the spec has its entry, in spec order
       std::vector<policy::NodeProgress> nodes;
       for (const std::string& n : op.spec->nodes) {
         const policy::NodeProgress* old = op.status.node(n);
@@ -118,6 +118,7 @@ Outcome<runtime::ReconcileResult> OperationReconciler::reconcile(const std::stri
   std::vector<policy::OpenOperation> open;
   for (const Operation& op : o.operations) {
     if (op.deleting || policy::is_terminal(op.status.phase)) continue;
+    if (op.spec && op.spec->preview) continue;  // N18: never admitted
     policy::OpenOperation x;
     x.name = op.name();
     x.created = op.object->meta.creation_timestamp;
@@ -137,6 +138,7 @@ Outcome<runtime::ReconcileResult> OperationReconciler::reconcile(const std::stri
   in.driver_upgrading = o.driver_upgrading;
   in.limits = o.catalog->replacement_limits;
   in.now = o.now;
+  preview(o, in, open, round);
   policy::Admission admission = policy::admit(in, o.ledger, std::move(open));
   // An operation waiting for the N1 window looks again when a slot frees.
   const policy::Budget budget =
@@ -179,7 +181,9 @@ Outcome<bool> OperationReconciler::keep_finalizers(Observation& o) {
   bool wrote = false;
   for (const Operation& op : o.operations) {
     // A deleted operation lets go once none of its nodes is in the ledger any more.
-    const bool want = !op.deleting || o.ledger.active_of(op.name()) > 0;
+    // A preview touches nothing, so it has nothing to undo and no finalizer (N18).
+    const bool preview = op.spec && op.spec->preview;
+    const bool want = !preview && (!op.deleting || o.ledger.active_of(op.name()) > 0);
     auto r = set_finalizer(*ctx_.client, kube::resources::nodeoperations, *op.object,
                            policy::kNodeOperationFinalizer, want);
     if (!r) return std::unexpected(r.error());

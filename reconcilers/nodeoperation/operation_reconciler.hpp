@@ -7,6 +7,8 @@
 //   decide   admission (policy/node_operation_admission.hpp), then each active node's next
 //            step (policy/node_operation_steps.hpp)
 //   act      the ledger write, then guarded node patches, evictions, claims, reset Jobs
+//   preview  N18: a NodeOperation with spec.preview is decided the same way on a scratch ledger
+//            and ends Previewed with what it would do; it never enters the ledger
 //   report   each operation's status with its steps, events, audit lines (A1), metrics; and
 //            P9 retention of ended operations
 // Every stage of a node is visible in the cluster, so a restarted operator resumes where the
@@ -25,12 +27,16 @@
 #include "reconcilers/context.hpp"
 #include "reconcilers/policy/audit.hpp"
 #include "reconcilers/policy/node_operation_admission.hpp"
+#include "reconcilers/policy/node_operation_preview.hpp"
 #include "reconcilers/policy/node_operation_status.hpp"
 #include "reconcilers/policy/node_operation_steps.hpp"
 #include "reconcilers/policy/spec.hpp"
 #include "reconcilers/written_versions.hpp"
 
 namespace respool::reconcilers {
+
+// Pods a drain must move: bound there, not finished, not a DaemonSet's, not our reset Job's.
+bool to_drain(const kube::Pod& pod);
 
 class OperationReconciler {
  public:
@@ -100,6 +106,9 @@ class OperationReconciler {
                      policy::NodeProgress& progress);
   Outcome<void> drain(Operation& op, const std::string& node, policy::NodeProgress& progress,
                       Round& round);
+  // Idle free nodes of `flavor` (in `zone` where given) a replacement may claim, by name (N3).
+  std::vector<policy::FreeNode> idle_free_nodes(const Observation& o, const std::string& flavor,
+                                                const std::string* zone) const;
   Outcome<void> claim_replacement(Observation& o, Operation& op, const std::string& node,
                                   policy::NodeProgress& progress, Round& round);
   Outcome<void> retire(Observation& o, Operation& op, const std::string& node,
@@ -113,6 +122,14 @@ class OperationReconciler {
   // How the part of an active node ended: its operation's status, or Failed when the operation
   // is gone or invalid; nullopt while it goes on.
   std::optional<policy::NodePhase> ending(Observation& o, const policy::ActiveNode& active);
+
+  // N18: decides each new preview as a real operation beside `open` (the pool's open
+  // operations) on a scratch copy of `ledger`, and fills its status with what it would do.
+  void preview(Observation& o, const policy::AdmissionInput& in,
+               const std::vector<policy::OpenOperation>& open, Round& round);
+  Outcome<policy::NodePreview> node_preview(const Observation& o, const Operation& op,
+                                            const std::string& node,
+                                            std::vector<std::string>& taken);
 
   // Writes the operations' statuses, with events and metrics for what changed.
   void report(Observation& o, Round& round);

@@ -16,7 +16,8 @@ using kube::Json;
 // The operation's reason and message: a waiting verdict; else what holds a running node; else
 // the first failure.
 void summarize(policy::OperationStatus& s, const std::optional<policy::Verdict>& waiting) {
-  if (s.phase == policy::OperationPhase::Rejected) return;
+  if (s.phase == policy::OperationPhase::Rejected || s.phase == policy::OperationPhase::Previewed)
+    return;
   s.reason.clear();
   s.message.clear();
   if (waiting) {
@@ -69,6 +70,7 @@ void OperationReconciler::report(Observation& o, Round& round) {
     if (s.phase == policy::OperationPhase::Rejected && policy::is_terminal(op.old_status.phase))
       continue;  // ended before: nothing moves
     if (policy::is_terminal(op.old_status.phase) && s == op.old_status) continue;
+    if (op.old_status.phase == policy::OperationPhase::Previewed) continue;  // decided once
     summarize(s, op.waiting);
     policy::settle_status(s, o.now);
     if (s == op.old_status) continue;

@@ -5,8 +5,9 @@
 // to JSON and calls parse_catalog once at start; everything else reads the typed Catalog.
 //
 // Additions to API.md's format: a flavor may say `labelValue` when the node label's value is
-// not the flavor's name and `infiniband: true` when its nodes have InfiniBand, and plug-in manifests are templates (see plugins.hpp): string values
-// may hold {{pool}}, {{jobType}} and {{jobTypeLabel}}, which are the only placeholders accepted.
+// not the flavor's name and `infiniband: true` when its nodes have InfiniBand, and plug-in
+// manifests are templates (see plugins.hpp): string values may hold {{pool}}, {{jobType}} and
+// {{jobTypeLabel}}, which are the only placeholders accepted.
 
 #include <expected>
 #include <map>

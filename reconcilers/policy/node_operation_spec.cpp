@@ -136,6 +136,12 @@ std::expected<NodeOperationSpec, std::vector<Violation>> check_node_operation(co
       out.push_back({"spec.timeout", "N3", parsed.error()});
     }
   }
+  if (const json* preview = member(s, "preview")) {
+    if (preview->is_boolean())
+      spec.preview = preview->get<bool>();
+    else
+      out.push_back({"spec.preview", "N18", "must be true or false"});
+  }
   if (!out.empty()) return std::unexpected(out);
   return spec;
 }

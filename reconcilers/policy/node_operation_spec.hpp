@@ -37,6 +37,8 @@ struct NodeOperationSpec {
   // Created by automatic remediation (label respool.io/remediation: auto, N12): its Reset may
   // repair the Abnormal node it names (N17).
   bool automatic = false;
+  // N18: decided as a real one, touching nothing; it ends Previewed with what it would do.
+  bool preview = false;
   // N7: how many of this operation's nodes may be reset at once (floor, at least 1).
   int reset_concurrency() const;
 };

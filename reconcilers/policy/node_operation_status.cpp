@@ -35,6 +35,8 @@ std::string_view to_string(OperationPhase phase) {
       return "Failed";
     case OperationPhase::Rejected:
       return "Rejected";
+    case OperationPhase::Previewed:
+      return "Previewed";
   }
   return "Pending";
 }
@@ -42,7 +44,7 @@ std::string_view to_string(OperationPhase phase) {
 std::optional<OperationPhase> parse_operation_phase(std::string_view text) {
   for (OperationPhase p :
        {OperationPhase::Pending, OperationPhase::Running, OperationPhase::Succeeded,
-        OperationPhase::Failed, OperationPhase::Rejected}) {
+        OperationPhase::Failed, OperationPhase::Rejected, OperationPhase::Previewed}) {
     if (to_string(p) == text) return p;
   }
   return std::nullopt;
@@ -50,7 +52,7 @@ std::optional<OperationPhase> parse_operation_phase(std::string_view text) {
 
 bool is_terminal(OperationPhase phase) {
   return phase == OperationPhase::Succeeded || phase == OperationPhase::Failed ||
-         phase == OperationPhase::Rejected;
+         phase == OperationPhase::Rejected || phase == OperationPhase::Previewed;
 }
 
 std::string_view to_string(NodePhase phase) {
@@ -105,7 +107,8 @@ OperationPhase phase_from_nodes(const std::vector<NodeProgress>& nodes) {
 }
 
 void settle_status(OperationStatus& status, TimePoint now) {
-  if (status.phase != OperationPhase::Rejected) status.phase = phase_from_nodes(status.nodes);
+  if (status.phase != OperationPhase::Rejected && status.phase != OperationPhase::Previewed)
+    status.phase = phase_from_nodes(status.nodes);
   if (status.phase == OperationPhase::Running && !status.start) status.start = now;
   if (status.phase == OperationPhase::Succeeded || status.phase == OperationPhase::Failed) {
     if (!status.start) status.start = now;
@@ -159,6 +162,7 @@ json to_json(const OperationStatus& status) {
   out["nodes"] = std::move(nodes);
   if (!status.interrupted_jobs.empty()) out["interruptedJobs"] = status.interrupted_jobs;
   out["conditions"] = to_json(status.conditions);
+  if (!status.preview.is_null()) out["preview"] = status.preview;
   return out;
 }
 
@@ -199,6 +203,7 @@ OperationStatus operation_status_from_json(const json& status) {
   }
   if (auto it = status.find("conditions"); it != status.end())
     out.conditions = conditions_from_json(*it);
+  if (auto it = status.find("preview"); it != status.end() && it->is_object()) out.preview = *it;
   return out;
 }
 

@@ -8,6 +8,7 @@
 //   Running    some node has started and not every node has ended
 //   Succeeded  every node Succeeded
 //   Failed     every node ended and at least one Failed
+//   Previewed  a preview (N18): decided, nothing done; `preview` says what it would do
 // Conditions (kstatus): Ready True once Succeeded; Progressing True while Pending or Running.
 
 #include <cstdint>
@@ -23,7 +24,7 @@
 
 namespace respool::policy {
 
-enum class OperationPhase { Pending, Running, Succeeded, Failed, Rejected };
+enum class OperationPhase { Pending, Running, Succeeded, Failed, Rejected, Previewed };
 std::string_view to_string(OperationPhase phase);
 std::optional<OperationPhase> parse_operation_phase(std::string_view text);
 bool is_terminal(OperationPhase phase);
@@ -66,15 +67,17 @@ struct OperationStatus {
   std::vector<NodeProgress> nodes;
   std::vector<std::string> interrupted_jobs;  // "namespace/pod"
   std::vector<Condition> conditions;
+  nlohmann::json preview;  // null, or what a preview would do (node_operation_preview.hpp)
   bool operator==(const OperationStatus&) const = default;
 
   NodeProgress* node(std::string_view name);
   const NodeProgress* node(std::string_view name) const;
 };
 
-// The operation's phase from its nodes' (Rejected is set by the caller, never derived).
+// The operation's phase from its nodes' (Rejected and Previewed are set by the caller, never
+// derived).
 OperationPhase phase_from_nodes(const std::vector<NodeProgress>& nodes);
-// Sets phase (unless Rejected), start and completion times and the conditions.
+// Sets phase (unless Rejected or Previewed), start and completion times and the conditions.
 void settle_status(OperationStatus& status, TimePoint now);
 
 nlohmann::json to_json(const OperationStatus& status);

@@ -205,7 +205,10 @@ class Round {
   // due now (r says which), false when it waits (said).
   bool advance(const RemediationRule& rule, NodeRemediation& r, const AutomaticOperation& op) {
     const RemediationStep& step = rule.steps[r.step];
-    if (op.phase == "Previewed") {  // N16: a dry run shows the step and goes no further
+    if (op.phase == "Previewed") {
+      // N16: a dry run shows the step and goes no further; once dryRun is off, the step runs
+      // for real (a new attempt, so a new operation beside the preview).
+      if (!in_.spec->dry_run) return true;
       say(r, "Previewed", step_words(rule, r) + " previewed: NodeOperation " + op.name);
       return false;
     }
@@ -246,7 +249,8 @@ class Round {
   void start(const RemediationRule& rule, NodeRemediation& r) {
     ++r.attempts;
     r.step_start = in_.now;
-    plan_.create.push_back({r.node, r.code, r.step, r.attempts, rule.steps[r.step]});
+    plan_.create.push_back(
+        {r.node, r.code, r.step, r.attempts, rule.steps[r.step], in_.spec->dry_run});
     say(r, "Running", step_words(rule, r) + " starts");
   }
 

@@ -108,6 +108,7 @@ struct RemediationAction {
   std::string node, code;
   int step = 0, attempt = 0;
   RemediationStep what;
+  bool preview = false;  // N16: dryRun, the operation is created as a preview (N18)
 };
 
 // A node's remediation in words, for status.remediation.nodes[].state and the pool's events.

@@ -55,7 +55,11 @@ OperationOnNodes operation_on_nodes(const json& operation) {
   const std::string phase = json_read::string_at(status, "phase");
   auto parsed = parse_operation_phase(phase);
   const bool ended = parsed && is_terminal(*parsed);
-  out.active = !meta.contains("deletionTimestamp") && !ended;
+  // A preview (N18) never holds a node: it touches nothing.
+  const auto preview_field = spec.find("preview");
+  const bool preview =
+      preview_field != spec.end() && preview_field->is_boolean() && preview_field->get<bool>();
+  out.active = !meta.contains("deletionTimestamp") && !ended && !preview;
   const json labels = meta.value("labels", json::object());
   if (labels.value(std::string(kRemediationLabel), "") == "auto") {
     AutomaticOperation a;
@@ -93,6 +97,7 @@ json remediation_operation(const RemediationAction& action, const std::string& p
                {"type", std::string(to_string(action.what.action))},
                {"nodes", json::array({action.node})}};
   if (action.what.action == NodeOperationType::Reset) spec["reset"] = {{"os", action.what.os}};
+  if (action.preview) spec["preview"] = true;
   json labels = {{std::string(kRemediationLabel), "auto"},
                  {std::string(kRemediationStepLabel), std::to_string(action.step + 1)},
                  {std::string(kRemediationAttemptLabel), std::to_string(action.attempt)},
@@ -109,6 +114,21 @@ json remediation_operation(const RemediationAction& action, const std::string& p
         {"labels", std::move(labels)},
         {"ownerReferences", json::array({std::move(owner)})}}},
       {"spec", std::move(spec)}};
+}
+
+std::string remediation_summary(const RemediationPlan& plan) {
+  if (plan.paused) return "Paused";
+  if (plan.nodes.empty()) return "Idle";
+  // Counts by state, in the order a node goes through them.
+  static constexpr const char* kOrder[] = {"Running", "Escalating", "Retrying",  "Waiting",
+                                           "Held",    "Paused",     "Previewed", "Exhausted"};
+  std::string out;
+  for (const char* state : kOrder) {
+    const auto n = std::count_if(plan.nodes.begin(), plan.nodes.end(),
+                                 [&](const RemediationView& v) { return v.state == state; });
+    if (n > 0) out += (out.empty() ? "" : ", ") + std::to_string(n) + " " + state;
+  }
+  return out;
 }
 
 json remediation_status(const RemediationPlan& plan, const RemediationInput& input) {
@@ -137,6 +157,7 @@ json remediation_status(const RemediationPlan& plan, const RemediationInput& inp
               {"maxUnhealthy", allowed},
               {"nodes", std::move(nodes)}};
   if (plan.paused) out["message"] = plan.paused_message;
+  out["summary"] = remediation_summary(plan);
   return out;
 }
 
@@ -144,6 +165,7 @@ json remediation_status_invalid(const std::vector<Violation>& violations) {
   return {{"paused", false},
           {"message", "not followed: " + join(violations)},
           {"invalid", true},
+          {"summary", "Invalid"},
           {"nodes", json::array()}};
 }
 

@@ -43,6 +43,9 @@ nlohmann::json remediation_operation(const RemediationAction& action, const std:
 
 // status.remediation: paused and why, the abnormal count against maxUnhealthy, and per node
 // its memory (what the next round reads back) with its state, message and next action.
+// For `kubectl get rp -o wide`: Paused, Idle (no node to remediate), or the nodes by state
+// ("1 Running, 2 Waiting").
+std::string remediation_summary(const RemediationPlan& plan);
 nlohmann::json remediation_status(const RemediationPlan& plan, const RemediationInput& input);
 // status.remediation when spec.remediation is invalid: nothing is done, and the status says why.
 nlohmann::json remediation_status_invalid(const std::vector<Violation>& violations);

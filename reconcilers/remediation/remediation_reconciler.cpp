@@ -17,7 +17,7 @@ using nlohmann::json;
 // Every series a pool's remediation can have: they exist at 0 from the pool's first reconcile,
 // so that its dashboard panels and alerts read 0, not "no data", until something happens.
 constexpr const char* kActions[] = {"Replace", "Reset"};
-constexpr const char* kResults[] = {"Created", "Succeeded", "Failed", "Rejected"};
+constexpr const char* kResults[] = {"Created", "Succeeded", "Failed", "Rejected", "Previewed"};
 
 std::string operation_key(const std::string& name) {
   return "nodeoperations/" + name;
@@ -30,7 +30,8 @@ RemediationReconciler::RemediationReconciler(Context& ctx, runtime::Registry& me
       remediations_(metrics.counter(
           "respool_remediations_total",
           "Automatic NodeOperations respool's remediation created (result Created) and how they "
-          "ended (Succeeded, Failed, Rejected), by pool and action (N12)",
+          "ended (Succeeded, Failed, Rejected; Previewed: a dry run's preview, N16), by pool and "
+          "action (N12)",
           {"pool", "action", "result"})),
       paused_(metrics.gauge("respool_remediation_paused",
                             "1 while a pool's automatic remediation is paused because more of its "
@@ -172,18 +173,21 @@ Outcome<void> RemediationReconciler::create(const kube::Unstructured& pool,
     return failed("creating NodeOperation " + name, r.error());
   if (!r) return {};  // made by an earlier round that did not see its answer
   written_.wrote_answer(pool.meta.name, operation_key(name), *r, ctx_.clock->now());
-  remediations_
-      .with({pool.meta.name, std::string(policy::to_string(action.what.action)), "Created"})
-      ->inc();
+  // A dry run's preview is counted once it is Previewed (count_endings), never as Created.
+  if (!action.preview)
+    remediations_
+        .with({pool.meta.name, std::string(policy::to_string(action.what.action)), "Created"})
+        ->inc();
   {
     std::lock_guard lock(mu_);
     running_[pool.meta.name].insert(name);
   }
-  ctx_.events->event(
-      reference_to(pool), runtime::EventType::Normal, "RemediationStarted", "Remediate",
-      action.node + ": fault " + action.code + ", step " + std::to_string(action.step + 1) + " (" +
-          std::string(policy::to_string(action.what.action)) + "), attempt " +
-          std::to_string(action.attempt) + ": NodeOperation " + name);
+  ctx_.events->event(reference_to(pool), runtime::EventType::Normal,
+                     action.preview ? "RemediationPreviewed" : "RemediationStarted", "Remediate",
+                     std::string(action.preview ? "dry run (N16): " : "") + action.node +
+                         ": fault " + action.code + ", step " + std::to_string(action.step + 1) +
+                         " (" + std::string(policy::to_string(action.what.action)) + "), attempt " +
+                         std::to_string(action.attempt) + ": NodeOperation " + name);
   runtime::log::info("remediation", "operation created",
                      {{"pool", pool.meta.name}, {"node", action.node}, {"operation", name}});
   return {};

@@ -166,5 +166,7 @@ nodeop Failed NodeNotAvailable
 health nodeoperation "$work/nodeop.json" Degraded "NodeNotAvailable" Failed
 nodeop Rejected ReplaceLimitPerDay
 health nodeoperation "$work/nodeop.json" Degraded "ReplaceLimitPerDay" Rejected
+nodeop Previewed ReplaceLimitPerDay
+health nodeoperation "$work/nodeop.json" Healthy "Previewed \(ReplaceLimitPerDay\): m" Previewed
 
 echo "argocd_health: $checked health checks passed"

@@ -50,6 +50,35 @@ grep -q "Pool status changed, from Creating to Running." "$work/describe.txt" ||
   fail "describe: no P8 message"
 sed -n '/^Events:/,$p' "$work/describe.txt"
 
+echo "--- kubectl get rp -o wide: the remediation column"
+k get rp -o wide | tee "$work/get-rp-wide.txt"
+head -1 "$work/get-rp-wide.txt" | grep -Eq ' ABNORMAL +QUEUING +REMEDIATION +NETWORK ' ||
+  fail "rp wide columns: $(head -1 "$work/get-rp-wide.txt")"
+
+echo "--- a NodeOperation preview (N18): decided, shown, nothing touched"
+node=$(k get nodes -l "respool.io/pool=$pool" -o jsonpath='{.items[0].metadata.name}')
+before=$(k get nodes -o jsonpath='{range .items[*]}{.metadata.name}={.metadata.resourceVersion} {end}')
+k apply -f - >/dev/null <<YAML
+apiVersion: respool.io/v1alpha1
+kind: NodeOperation
+metadata: {name: look}
+spec: {pool: $pool, type: Replace, nodes: [$node], preview: true}
+YAML
+for _ in $(seq 200); do
+  [ "$(k get nodeop look -o jsonpath='{.status.phase}')" = Previewed ] && break
+  sleep 0.1
+done
+k get nodeop look | tee "$work/get-nodeop.txt"
+grep -Eq "^look +Replace +$pool .* Previewed +[A-Za-z]+ " "$work/get-nodeop.txt" ||
+  fail "nodeop row: $(cat "$work/get-nodeop.txt")"
+verdict=$(k get nodeop look -o jsonpath='{.status.preview.nodes[0].verdict.outcome}')
+[ -n "$verdict" ] || fail "preview: no verdict: $(k get nodeop look -o yaml)"
+k get nodeop look -o jsonpath='{.status.preview.nodes[0].steps[*].step}' | has "Retired" ||
+  fail "preview: no steps"
+after=$(k get nodes -o jsonpath='{range .items[*]}{.metadata.name}={.metadata.resourceVersion} {end}')
+[ "$before" = "$after" ] || fail "a preview changed nodes: $before -> $after"
+k delete nodeop look >/dev/null
+
 echo "--- audit records of the creations (A1: the actor is the spec's field manager)"
 grep -E '"operation":"Create(PoolV2|NetworksV1)"' "$work/audit.jsonl" || fail "no create audited"
 for op in CreatePoolV2 CreateNetworksV1; do

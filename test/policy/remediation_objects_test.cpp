@@ -160,6 +160,19 @@ TEST_CASE("N14: status.remediation and RemediationPaused say the count, the shar
   REQUIRE(status["nodes"].size() == 3);
   CHECK(status["nodes"][0]["state"] == "Paused");
   CHECK(status["nodes"][0]["since"] == "2025-12-31T23:40:00Z");
+  CHECK(status["summary"] == "Paused");
+  // Below the breaker, the column counts the nodes by state.
+  auto below = in;
+  below.nodes[2].fault_codes.clear();
+  below.nodes[2].abnormal = false;
+  below.memory.pop_back();
+  CHECK(remediation_status(plan_remediation(below), below)["summary"] == "2 Running");
+  below.memory.clear();
+  for (auto& n : below.nodes) {
+    n.fault_codes.clear();
+    n.abnormal = false;
+  }
+  CHECK(remediation_status(plan_remediation(below), below)["summary"] == "Idle");
   // The memory the next round reads back is the plan's.
   CHECK(node_remediations_from_json(status["nodes"]).size() == 3);
   Condition paused = remediation_condition(status);

@@ -6,6 +6,7 @@
 
 #include "fixtures.hpp"
 #include "reconcilers/policy/remediation.hpp"
+#include "reconcilers/policy/remediation_objects.hpp"
 
 using namespace respool::policy;
 using nlohmann::json;
@@ -235,6 +236,22 @@ TEST_CASE("N16: a dry run's preview shows the step and goes no further",
   auto plan = plan_remediation(in);
   CHECK(plan.create.empty());
   CHECK(view_of(plan, "n-10")->state == "Previewed");
+  // The first operation of a dry run is written as a preview.
+  auto fresh = pool(spec, 20, 1, kT0 + 10min);
+  fresh.memory = {NodeRemediation{"n-10", "A050101", kT0}};
+  auto first = plan_remediation(fresh);
+  REQUIRE(first.create.size() == 1);
+  CHECK(first.create[0].preview);
+  CHECK(remediation_operation(first.create[0], "p", "uid")["spec"].value("preview", false));
+  // dryRun off: the previewed step runs for real, as the next attempt.
+  const auto live = spec_of(kEccRule);
+  in.spec = &live;
+  auto real = plan_remediation(in);
+  REQUIRE(real.create.size() == 1);
+  CHECK_FALSE(real.create[0].preview);
+  CHECK(real.create[0].step == 0);
+  CHECK(real.create[0].attempt == 2);
+  CHECK_FALSE(remediation_operation(real.create[0], "p", "uid")["spec"].contains("preview"));
 }
 
 TEST_CASE("N10: spec.remediation is checked field by field", "[policy][remediation][rule:N10]") {

@@ -187,3 +187,52 @@ TEST_CASE("N13/N17: an automatic reset that leaves the fault escalates to a repl
     started = started || e.value("reason", "") == "RemediationStarted";
   CHECK(started);
 }
+
+TEST_CASE(
+    "N16/N18: a dry run writes the automatic operation as a preview and touches no node; "
+    "turned off, the step runs for real",
+    "[reconcilers][remediation][rule:N16][rule:N18]") {
+  Harness h({.nodes_yaml = cpu_nodes(5, "a-"), .time_scale = 20});
+  Json rules = remediation(Json::array({{{"action", "Replace"}}}));
+  rules["dryRun"] = true;
+  running_pool(h, "p", 5, rules);
+  add_free_nodes(h, 1, "spare-");
+  const auto members = member_names(h, "p");
+  const std::string sick = members[1];
+  REQUIRE(h.simulator().add_fault(sick, "Isolate=A050101"));
+  const std::string previewed = "auto-" + sick + "-a050101-1-1";
+  REQUIRE(h.eventually([&] { return automatic_operations(h)[previewed] == "Previewed"; },
+                       std::chrono::seconds(60)));
+  const Json op = h.get(kube::resources::nodeoperations, previewed);
+  CHECK(op["spec"].value("preview", false));
+  CHECK(op["status"]["preview"]["nodes"][0]["replacement"].value("node", "").starts_with("spare-"));
+  REQUIRE(h.eventually([&] {
+    const Json nodes = h.pool("p")["status"]["remediation"].value("nodes", Json::array());
+    return nodes.size() == 1 && nodes[0].value("state", "") == "Previewed";
+  }));
+  // Nothing was done: the node is in the pool and not cordoned, nothing in the ledger, and no
+  // second operation however long the fault lasts.
+  const std::string sick_version =
+      h.get(kube::resources::nodes, sick)["metadata"].value("resourceVersion", "");
+  std::this_thread::sleep_for(std::chrono::seconds(2));
+  const Json node = h.get(kube::resources::nodes, sick);
+  CHECK(node["metadata"].value("resourceVersion", "") == sick_version);
+  CHECK_FALSE(node["spec"].value("unschedulable", false));
+  CHECK(label(node, "respool.io/pool") == "p");
+  CHECK(h.pool("p")["status"]["nodeOperations"].value("active", Json::array()).empty());
+  CHECK(automatic_operations(h).size() == 1);
+  const std::string metrics = h.manager().metrics().render();
+  CHECK(metrics.find(
+            "respool_remediations_total{action=\"Replace\",pool=\"p\",result=\"Previewed\"} 1") !=
+        std::string::npos);
+  CHECK(metrics.find(
+            "respool_remediations_total{action=\"Replace\",pool=\"p\",result=\"Created\"} 0") !=
+        std::string::npos);
+  // Dry run off: the step runs as a new attempt beside the preview.
+  REQUIRE(h.client().patch(kube::resources::resourcepools, "", "p", kube::PatchType::Merge,
+                           {{"spec", {{"remediation", {{"dryRun", false}}}}}}));
+  const std::string real = "auto-" + sick + "-a050101-1-2";
+  REQUIRE(h.eventually([&] { return automatic_operations(h)[real] == "Succeeded"; },
+                       std::chrono::seconds(120)));
+  CHECK(automatic_operations(h)[previewed] == "Previewed");
+}
