@@ -4,7 +4,7 @@
 # bound by exactly the chart's rendered RBAC (helm template, default values), with the chart's
 # arguments, and every scenario passes without a single 403: leader election; a network; a pool
 # with plug-ins and its events; a scale-in that evicts a running job; a job-type change; a
-# catalog change; node operations (a Replace, a Reset, an expired record removed) once the
+# catalog change; node operations (a preview, a Replace, a Reset, an expired record removed) once the
 # NodeOperation controller exists; a node fault that makes the pool Degraded, its automatic
 # Reset (remediation), and its repair; a
 # network deletion that waits, with its repeated event counted; the pool's deletion; training
@@ -297,6 +297,13 @@ remediation_end() {
 nodeop_scenarios() {
   local a100
   mapfile -t a100 < <(pool_nodes node.kubernetes.io%2Finstance-type%3Dgpu-8x-a100)
+  # A preview (N18) of a node with a job: the PodDisruptionBudgets its drain would meet are read.
+  job_pod look-job "${a100[0]}"
+  nodeop look Replace "${a100[0]}" '"preview": true'
+  wait_for "node operation: the preview names the job it would stop" \
+    is $rp/nodeoperations/look '.status.preview.nodes[0].stoppedJobs[0]' default/look-job || return 1
+  api DELETE $rp/nodeoperations/look >/dev/null
+  api DELETE /api/v1/namespaces/default/pods/look-job >/dev/null
   nodeop replace Replace "${a100[0]}"
   wait_for "node operation: the Replace Succeeded" is $rp/nodeoperations/replace .status.phase Succeeded ||
     return 1

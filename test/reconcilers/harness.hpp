@@ -225,4 +225,30 @@ inline std::string label(const Json& object, const std::string& key) {
   return object["metadata"].value("labels", Json::object()).value(key, "");
 }
 
+// A running pod `default/guarded` (label app=g) on `node` that the PodDisruptionBudget
+// `default/keep-g` (minAvailable 1) guards: its eviction is refused until the budget goes.
+inline void guarded_pod(Harness& h, const std::string& node) {
+  Json pod = {
+      {"apiVersion", "v1"},
+      {"kind", "Pod"},
+      {"metadata", {{"name", "guarded"}, {"namespace", "default"}, {"labels", {{"app", "g"}}}}},
+      {"spec",
+       {{"nodeName", node},
+        {"tolerations", Json::array({{{"operator", "Exists"}}})},
+        {"terminationGracePeriodSeconds", 1},
+        {"containers", Json::array({{{"name", "c"}, {"image", "x"}}})}}}};
+  h.apply(pod, kube::resources::pods);
+  h.apply({{"apiVersion", "policy/v1"},
+           {"kind", "PodDisruptionBudget"},
+           {"metadata", {{"name", "keep-g"}, {"namespace", "default"}}},
+           {"spec", {{"minAvailable", 1}, {"selector", {{"matchLabels", {{"app", "g"}}}}}}}},
+          kube::resources::poddisruptionbudgets);
+  REQUIRE(h.eventually([&] {
+    const Json pdb = h.get(kube::resources::poddisruptionbudgets, "keep-g", "default");
+    return h.get(kube::resources::pods, "guarded", "default")["status"].value("phase", "") ==
+               "Running" &&
+           pdb.value("status", Json::object()).value("currentHealthy", 0) == 1;
+  }));
+}
+
 }  // namespace respool::test

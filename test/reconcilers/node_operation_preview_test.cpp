@@ -58,26 +58,7 @@ TEST_CASE(
   for (const auto& n : h.pool_nodes("p"))
     members.push_back(n["metadata"]["name"]);
   std::sort(members.begin(), members.end());
-  Json pod = {
-      {"apiVersion", "v1"},
-      {"kind", "Pod"},
-      {"metadata", {{"name", "guarded"}, {"namespace", "default"}, {"labels", {{"app", "g"}}}}},
-      {"spec",
-       {{"nodeName", members[0]},
-        {"tolerations", Json::array({{{"operator", "Exists"}}})},
-        {"containers", Json::array({{{"name", "c"}, {"image", "x"}}})}}}};
-  h.apply(pod, kube::resources::pods);
-  h.apply({{"apiVersion", "policy/v1"},
-           {"kind", "PodDisruptionBudget"},
-           {"metadata", {{"name", "keep-g"}, {"namespace", "default"}}},
-           {"spec", {{"minAvailable", 1}, {"selector", {{"matchLabels", {{"app", "g"}}}}}}}},
-          kube::resources::poddisruptionbudgets);
-  REQUIRE(h.eventually([&] {
-    const Json pdb = h.get(kube::resources::poddisruptionbudgets, "keep-g", "default");
-    return h.get(kube::resources::pods, "guarded", "default")["status"].value("phase", "") ==
-               "Running" &&
-           pdb.value("status", Json::object()).value("currentHealthy", 0) == 1;
-  }));
+  guarded_pod(h, members[0]);
   const auto versions = node_versions(h);
   const Json ledger = h.pool("p")["status"]["nodeOperations"];
 

@@ -386,25 +386,7 @@ TEST_CASE("a PodDisruptionBudget that blocks a drain holds the replacement witho
   Harness h({.nodes_yaml = cpu_nodes(4)});
   running_pool(h, "p", 3);
   auto members = names(h.pool_nodes("p"));
-  Json pod = {
-      {"apiVersion", "v1"},
-      {"kind", "Pod"},
-      {"metadata", {{"name", "guarded"}, {"namespace", "default"}, {"labels", {{"app", "g"}}}}},
-      {"spec",
-       {{"nodeName", members[0]},
-        {"tolerations", Json::array({{{"operator", "Exists"}}})},
-        {"terminationGracePeriodSeconds", 1},
-        {"containers", Json::array({{{"name", "c"}, {"image", "x"}}})}}}};
-  h.apply(pod, kube::resources::pods);
-  h.apply({{"apiVersion", "policy/v1"},
-           {"kind", "PodDisruptionBudget"},
-           {"metadata", {{"name", "keep-g"}, {"namespace", "default"}}},
-           {"spec", {{"minAvailable", 1}, {"selector", {{"matchLabels", {{"app", "g"}}}}}}}},
-          kube::resources::poddisruptionbudgets);
-  REQUIRE(h.eventually([&] {
-    return h.get(kube::resources::pods, "guarded", "default")["status"].value("phase", "") ==
-           "Running";
-  }));
+  guarded_pod(h, members[0]);
   h.apply(node_operation("r", "p", "Replace", {members[0]}), kube::resources::nodeoperations);
   REQUIRE(h.eventually([&] { return op_status(h, "r").value("reason", "") == "DrainBlocked"; }));
   CHECK(op_status(h, "r").value("message", "").find("keep-g") != std::string::npos);
