@@ -148,8 +148,8 @@ int run_agent(const agent::AgentFlags& flags, agent::CheckerOptions options) {
       [&pods](std::string_view uid) { return pods.by_uid(uid); });
   loop.export_usage(usage);
   // A first period before the pods are known would export no container series: wait a little
-  // (without the list permission the informer retries in the background and the checks go on).
-  if (!pods.wait_for_sync(std::chrono::seconds(10))) {
+  // (a failed list, e.g. without the permission, is retried in the background; the checks go on).
+  if (!pods.wait_until_listed(std::chrono::seconds(10))) {
     runtime::log::warn("main", "the node's pods are not listed yet: container metrics wait");
   }
   auto served = server::Endpoints::start(endpoint_options(flags, loop), registry);

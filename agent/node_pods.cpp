@@ -41,10 +41,18 @@ void trim_pod(kube::Unstructured& pod) {
 }
 
 NodePods::NodePods(kube::Client& client, runtime::Clock& clock, const std::string& node_name)
-    : informer_(client, clock, options_for(node_name), trim_pod) {
+    : clock_(clock), informer_(client, clock, options_for(node_name), trim_pod) {
   informer_.store().add_index(kByUid, [](const kube::Unstructured& pod) {
     return std::vector<std::string>{pod.meta.uid.str()};
   });
+}
+
+bool NodePods::wait_until_listed(runtime::Duration timeout) {
+  const auto deadline = clock_.now() + timeout;
+  while (!informer_.has_synced() && !informer_.last_failure() && clock_.now() < deadline) {
+    clock_.sleep_for(std::chrono::milliseconds(50));
+  }
+  return informer_.has_synced();
 }
 
 std::optional<usage::PodInfo> NodePods::by_uid(std::string_view uid) const {

@@ -22,10 +22,13 @@ class NodePods {
   void start() { informer_.start(); }
   void stop() { informer_.stop(); }
   bool has_synced() const { return informer_.has_synced(); }
-  bool wait_for_sync(runtime::Duration timeout) { return informer_.wait_for_sync(timeout); }
+  // Waits until the pods are listed, a list or watch fails (no permission: the informer goes on
+  // retrying, the checks must not wait), or `timeout`; whether they are listed.
+  bool wait_until_listed(runtime::Duration timeout);
   std::optional<usage::PodInfo> by_uid(std::string_view uid) const;
 
  private:
+  runtime::Clock& clock_;
   runtime::Informer<kube::Unstructured> informer_;
 };
 
