@@ -6,6 +6,7 @@ namespace {
 
 using Labels = std::vector<std::string>;
 const Labels kGpu{"pool", "node", "gpu", "uuid"};
+const Labels kNpu{"pool", "node", "npu"};
 const Labels kPort{"pool", "node", "device", "port"};
 const Labels kContainer{"pool", "node", "namespace", "pod", "container",
                         "job",  "task", "gpu",       "uuid"};
@@ -28,6 +29,9 @@ UsageMetrics::UsageMetrics(runtime::Registry& r, usage::CgroupReader cgroup, usa
                               "Total GPU memory (MB of 2^20 bytes, as nvidia-smi's MiB)", kGpu)),
       gpu_memory_used_(
           gauge(r, "ma_node_gpu_mem_used_megabytes", "Used GPU memory (MB of 2^20 bytes)", kGpu)),
+      npu_util_(gauge(r, "ma_node_npu_util", "NPU AI Core usage (percent)", kNpu)),
+      npu_memory_util_(
+          gauge(r, "ma_node_npu_memory_util", "NPU on-chip memory (HBM) in use (percent)", kNpu)),
       ib_received_(r.counter("ma_node_infiniband_port_received_data_bytes_total",
                              "Data received on all VLs of the port (PortRcvData x 4), bytes",
                              kPort)),
@@ -60,6 +64,7 @@ UsageMetrics::UsageMetrics(runtime::Registry& r, usage::CgroupReader cgroup, usa
 
 void UsageMetrics::observe(const PeriodReadings& readings, const NodeIdentity& node) {
   observe_gpus(readings.gpu, node);
+  observe_npus(readings.npu, node);
   observe_infiniband(readings.infiniband, node);
   if (pods_) {
     observe_containers(usage::container_gpu_usage(readings.gpu, cgroup_, pods_), node);
@@ -78,6 +83,16 @@ void UsageMetrics::observe_gpus(const GpuReadings& r, const NodeIdentity& node) 
   }
   for (auto* family : {&gpu_util_, &gpu_memory_util_, &gpu_memory_total_, &gpu_memory_used_})
     family->sweep();
+}
+
+void UsageMetrics::observe_npus(const NpuReadings& r, const NodeIdentity& node) {
+  for (const auto& d : r.devices) {
+    Labels labels{node.pool, node.node, std::to_string(d.card) + "/" + std::to_string(d.device)};
+    if (d.ai_core_util.ok()) npu_util_.set(labels, d.ai_core_util.value);
+    if (d.hbm_util.ok()) npu_memory_util_.set(labels, d.hbm_util.value);
+  }
+  npu_util_.sweep();
+  npu_memory_util_.sweep();
 }
 
 void UsageMetrics::observe_infiniband(const IbReadings& r, const NodeIdentity& node) {

@@ -1,8 +1,9 @@
 #pragma once
 // The documents' usage metrics (001 section 4; docs/metrics.md lists each): per GPU of the node
-// (ma_node_gpu_*), per InfiniBand port (ma_node_infiniband_port_*_bytes_total), and per
-// container and GPU (ma_container_gpu_*), every series labelled with the node's pool and name.
-// Each period replaces the last one's series: what was not read again disappears.
+// (ma_node_gpu_*) and NPU (ma_node_npu_*), per InfiniBand port
+// (ma_node_infiniband_port_*_bytes_total), and per container and GPU (ma_container_gpu_*), every
+// series labelled with the node's pool and name. Each period replaces the last one's series: what
+// was not read again disappears.
 
 #include <string>
 #include <vector>
@@ -27,6 +28,7 @@ class UsageMetrics {
 
  private:
   void observe_gpus(const GpuReadings& r, const NodeIdentity& node);
+  void observe_npus(const NpuReadings& r, const NodeIdentity& node);
   void observe_infiniband(const IbReadings& r, const NodeIdentity& node);
   void observe_containers(const std::vector<usage::ContainerGpuUsage>& usage,
                           const NodeIdentity& node);
@@ -35,6 +37,8 @@ class UsageMetrics {
   usage::PodLookup pods_;
   // {pool, node, gpu, uuid}
   SweptGauges gpu_util_, gpu_memory_util_, gpu_memory_total_, gpu_memory_used_;
+  // {pool, node, npu}: the documents name no NPU metric; named as the GPU's (docs/metrics.md)
+  SweptGauges npu_util_, npu_memory_util_;
   // {pool, node, device, port}
   SweptCounters ib_received_, ib_transmitted_;
   // {pool, node, namespace, pod, container, job, task, gpu, uuid}

@@ -8,6 +8,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "agent/dcmi/dcmi_reader.hpp"
 #include "agent/host/host_readers.hpp"
 #include "agent/nvml/nvml_reader.hpp"
 #include "agent/usage_metrics.hpp"
@@ -143,4 +144,25 @@ TEST_CASE("usage metrics: a container that went away leaves no series; counters 
   usage.observe(r, {"p", "g-1"});
   text = registry.render();
   CHECK(sample(text, "ma_node_infiniband_port_received_data_bytes_total", {"port=\"1\""}) == 40);
+}
+
+TEST_CASE("usage metrics: each NPU's AI Core and HBM use through the test DCMI library",
+          "[agent][usage][metrics][npu]") {
+  TempDir dir{"agent-usage-dcmi"};
+  dir.write("dcmi.json", R"({"cards": [{"card": 0, "devices": [{"aiCoreUtil": 71, "hbmUtil": 40}]},
+    {"card": 1, "devices": [{"health": 0}]}]})");
+  setenv("RESPOOL_FAKE_DCMI_FILE", (dir.path() / "dcmi.json").c_str(), 1);
+  DcmiReader reader(RESPOOL_BINARY_DIR "/agent/testlibs/libdcmi-fake.so", 5s);
+  respool::runtime::Registry registry;
+  UsageMetrics usage(registry, {}, {});
+  PeriodReadings r;
+  r.npu = reader.read();
+  unsetenv("RESPOOL_FAKE_DCMI_FILE");
+  REQUIRE(r.npu.devices.size() == 2);
+  usage.observe(r, {"p", "n-1"});
+  const auto text = registry.render();
+  CHECK(sample(text, "ma_node_npu_util", {"npu=\"0/0\"", "pool=\"p\"", "node=\"n-1\""}) == 71);
+  CHECK(sample(text, "ma_node_npu_memory_util", {"npu=\"0/0\""}) == 40);
+  // Card 1 reports neither: not supported is no series, never a 0.
+  CHECK(series(text, "ma_node_npu_util") == 1);
 }
