@@ -18,12 +18,15 @@ AgentLoop::AgentLoop(Checker& checker, NodeReporter& reporter, AgentMetrics& met
 void AgentLoop::period() {
   if (auto labels = reporter_.node_labels(); labels) {
     if (catalog_) expect_ = expectations_for(*catalog_, *labels);
+    auto pool = labels->find("respool.io/pool");
+    pool_ = pool == labels->end() ? "" : pool->second;
   } else {
     runtime::log::warn("agent", "cannot read the node (checks go on)",
                        {{"node", reporter_.node_name()}, {"error", labels.error().describe()}});
   }
   auto result = checker_.run(expect_);
   metrics_.observe(result);
+  if (usage_) usage_->observe(result.readings, {pool_, reporter_.node_name()});
   for (const auto& r : result.results) {
     for (const auto& f : r.failures) {
       runtime::log::warn("check", "reading failed",

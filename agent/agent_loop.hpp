@@ -12,6 +12,7 @@
 #include "agent/agent_metrics.hpp"
 #include "agent/checker.hpp"
 #include "agent/report/node_reporter.hpp"
+#include "agent/usage_metrics.hpp"
 #include "operator/runtime/clock.hpp"
 #include "reconcilers/policy/catalog.hpp"
 
@@ -27,6 +28,8 @@ class AgentLoop {
   AgentLoop(Checker& checker, NodeReporter& reporter, AgentMetrics& metrics,
             std::optional<policy::Catalog> catalog, runtime::Clock& clock, LoopOptions options);
 
+  // Exports the usage metrics too, labelled with the node's pool (set before run()).
+  void export_usage(UsageMetrics& usage) { usage_ = &usage; }
   // Runs until stop() (or one period with `once`).
   void run();
   void stop();
@@ -43,7 +46,9 @@ class AgentLoop {
   std::optional<policy::Catalog> catalog_;
   runtime::Clock& clock_;
   LoopOptions options_;
+  UsageMetrics* usage_ = nullptr;
   Expectations expect_;
+  std::string pool_;  // the node's respool.io/pool label, as last read
   std::mutex mu_;
   std::condition_variable cv_;
   bool stopping_ = false;

@@ -22,7 +22,6 @@ AgentMetrics::AgentMetrics(runtime::Registry& r)
       gpu_temperature_(
           r.gauge("respool_node_gpu_temperature_celsius", "GPU temperature", {"gpu", "uuid"})),
       gpu_power_(r.gauge("respool_node_gpu_power_watts", "GPU power draw", {"gpu", "uuid"})),
-      gpu_util_(r.gauge("ma_node_gpu_util", "GPU usage (percent)", {"gpu", "uuid"})),
       npu_health_(r.gauge("respool_node_npu_health",
                           "DCMI device health: 0 normal, 1 minor, 2 major, 3 urgent", {"npu"})),
       npu_hbm_pages_(r.gauge("respool_node_npu_hbm_double_bit_isolated_pages",
@@ -82,7 +81,6 @@ void AgentMetrics::observe_gpus(const GpuReadings& r) {
         d.retired_pages_double_bit.value);
     set(gpu_temperature_, {gpu, d.uuid}, d.temperature_celsius.ok(), d.temperature_celsius.value);
     set(gpu_power_, {gpu, d.uuid}, d.power_milliwatts.ok(), d.power_milliwatts.value / 1000.0);
-    set(gpu_util_, {gpu, d.uuid}, d.utilization.ok(), d.utilization.value.gpu);
   }
 }
 

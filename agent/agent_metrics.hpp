@@ -1,7 +1,7 @@
 #pragma once
 // The agent's /metrics: what each check found and how long it took, its own read failures, the
-// per-device readings, and the agent's writes. GPU utilisation uses the documents' name
-// (ma_node_gpu_util, 001 section 4); everything else is respool_node_*.
+// per-device health readings, and the agent's writes (respool_node_*). The documents' usage
+// metrics (ma_*) are usage_metrics.hpp's.
 
 #include <set>
 #include <string>
@@ -31,7 +31,6 @@ class AgentMetrics {
   runtime::GaugeFamily& gpu_retired_;      // {gpu, uuid, cause}
   runtime::GaugeFamily& gpu_temperature_;  // {gpu, uuid}
   runtime::GaugeFamily& gpu_power_;        // {gpu, uuid}
-  runtime::GaugeFamily& gpu_util_;         // {gpu, uuid}: ma_node_gpu_util
   runtime::GaugeFamily& npu_health_;       // {npu}
   runtime::GaugeFamily& npu_hbm_pages_;    // {npu}
   runtime::GaugeFamily& ib_active_;        // {device, port}

@@ -10,6 +10,7 @@
 
 #include "agent/agent_loop.hpp"
 #include "agent/expectations.hpp"
+#include "agent/node_pods.hpp"
 #include "agent/options.hpp"
 #include "agent/print_readings.hpp"
 #include "operator/kube/config.hpp"
@@ -136,6 +137,21 @@ int run_agent(const agent::AgentFlags& flags, agent::CheckerOptions options) {
   agent::Checker checker(std::move(options), clock);
   agent::AgentLoop loop(checker, reporter, metrics, std::move(*catalog), clock,
                         {duration_cast<runtime::Duration>(flags.check_period), flags.once});
+  // The pods on this node name the containers that use the GPUs (docs/metrics.md).
+  agent::NodePods pods(**client, clock, flags.node_name);
+  pods.start();
+  agent::UsageMetrics usage(
+      registry,
+      [root = std::filesystem::path(flags.host_root)](unsigned int pid) {
+        return agent::read_process_cgroup(root, pid);
+      },
+      [&pods](std::string_view uid) { return pods.by_uid(uid); });
+  loop.export_usage(usage);
+  // A first period before the pods are known would export no container series: wait a little
+  // (a failed list, e.g. without the permission, is retried in the background; the checks go on).
+  if (!pods.wait_until_listed(std::chrono::seconds(10))) {
+    runtime::log::warn("main", "the node's pods are not listed yet: container metrics wait");
+  }
   auto served = server::Endpoints::start(endpoint_options(flags, loop), registry);
   if (!served) return runtime::log::error("main", "cannot serve: " + served.error()), 1;
   std::thread signal_thread([&loop, signals] {
@@ -149,6 +165,7 @@ int run_agent(const agent::AgentFlags& flags, agent::CheckerOptions options) {
   loop.run();
   if (flags.once) pthread_kill(signal_thread.native_handle(), SIGTERM);
   signal_thread.join();
+  pods.stop();
   events.stop();
   (*served)->stop();
   return 0;

@@ -31,6 +31,17 @@ Json reading(const NvmlReading<T>& r) {
             {"failed", r.value.failed}};
   } else if constexpr (std::is_same_v<T, nvml::Utilization>) {
     return {{"gpu", r.value.gpu}, {"memory", r.value.memory}};
+  } else if constexpr (std::is_same_v<T, nvml::Memory>) {
+    return {{"totalBytes", r.value.total}, {"usedBytes", r.value.used}};
+  } else if constexpr (std::is_same_v<T, std::vector<GpuProcessReading>>) {
+    Json out = Json::array();
+    for (const auto& p : r.value) {
+      Json process{{"pid", p.pid}};
+      if (p.used_memory_bytes) process["usedMemoryBytes"] = *p.used_memory_bytes;
+      if (p.sample) process["smUtil"] = p.sample->smUtil;
+      out.push_back(std::move(process));
+    }
+    return out;
   } else {
     return r.value;
   }
@@ -85,7 +96,9 @@ Json device_json(const GpuDeviceReading& d) {
           {"fanSpeedPercent", reading(d.fan_speed_percent)},
           {"powerMilliwatts", reading(d.power_milliwatts)},
           {"temperatureCelsius", reading(d.temperature_celsius)},
-          {"utilization", reading(d.utilization)}};
+          {"utilization", reading(d.utilization)},
+          {"memory", reading(d.memory)},
+          {"processes", reading(d.processes)}};
 }
 
 }  // namespace
@@ -122,7 +135,9 @@ Json to_json(const NpuReadings& r) {
                        {"health", reading(d.health)},
                        {"network", reading(d.network)},
                        {"hbmEcc", reading(d.hbm_ecc)},
-                       {"errorCodes", d.error_codes.ok() ? codes : reading(d.error_codes)}});
+                       {"errorCodes", d.error_codes.ok() ? codes : reading(d.error_codes)},
+                       {"aiCoreUtil", reading(d.ai_core_util)},
+                       {"hbmUtil", reading(d.hbm_util)}});
   }
   static constexpr const char* kStates[] = {"Loaded", "Missing", "InitFailed", "BadLibrary",
                                             "TimedOut"};

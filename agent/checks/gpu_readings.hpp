@@ -27,6 +27,14 @@ struct RemappedRows {
   bool failed = false;
 };
 
+// A process using the GPU, with what NVML says it uses (nvml_processes.cpp).
+struct GpuProcessReading {
+  unsigned int pid = 0;
+  std::optional<unsigned long long> used_memory_bytes;  // nullopt: NVML does not know
+  // The newest utilisation sample of the process since the last period; nullopt: none (idle).
+  std::optional<nvml::ProcessUtilizationSample> sample;
+};
+
 struct GpuDeviceReading {
   unsigned int index = 0;
   std::string uuid;
@@ -45,6 +53,11 @@ struct GpuDeviceReading {
   NvmlReading<unsigned int> power_milliwatts;
   NvmlReading<unsigned int> temperature_celsius;
   NvmlReading<nvml::Utilization> utilization;
+  NvmlReading<nvml::Memory> memory;
+  // Compute processes on the device (nvmlDeviceGetComputeRunningProcesses_v3); the rc of the
+  // utilisation samples is apart: a GPU that samples no process still lists them.
+  NvmlReading<std::vector<GpuProcessReading>> processes;
+  nvml::Return process_samples_rc = nvml::kNotRead;
 };
 
 struct XidEvent {

@@ -14,6 +14,10 @@ struct IbPortReading {
   std::string device;  // "mlx5_0"
   std::string port;    // "1"
   std::string state;   // the state file's text: "4: ACTIVE"
+  // counters/port_rcv_data and port_xmit_data: octets divided by 4 (the IB spec's PortRcvData,
+  // PortXmitData); nullopt when the port has no such counter or it is unreadable (metrics only).
+  std::optional<unsigned long long> rcv_data_words = std::nullopt;
+  std::optional<unsigned long long> xmit_data_words = std::nullopt;
 };
 
 struct IbReadings {

@@ -23,6 +23,9 @@ struct NpuDeviceReading {
   DcmiReading<int> network;  // enum dcmi_rdfx_detect_result
   DcmiReading<dcmi::EccInfo> hbm_ecc;
   DcmiReading<std::vector<unsigned int>> error_codes;
+  // Usage, for the metrics only (percent): AI Core, and HBM in use.
+  DcmiReading<unsigned int> ai_core_util;
+  DcmiReading<unsigned int> hbm_util;
 };
 
 struct NpuReadings {

@@ -22,6 +22,10 @@ inline constexpr int kDeviceTypeHbm = 2;
 inline constexpr int kNetworkOk = 0;
 inline constexpr int kNetworkInit = 6;
 
+// dcmi_get_device_utilization_rate's input_type: AI Core, and on-chip memory (HBM) in use.
+inline constexpr int kUtilizationAiCore = 2;
+inline constexpr int kUtilizationHbm = 6;
+
 struct EccInfo {  // struct dcmi_ecc_info
   int enable_flag;
   unsigned int single_bit_error_cnt;
@@ -40,6 +44,7 @@ using GetDriverHealthFn = int (*)(unsigned int*);
 using GetDeviceHealthFn = int (*)(int, int, unsigned int*);
 using GetDeviceNetworkHealthFn = int (*)(int, int, int*);
 using GetDeviceEccInfoFn = int (*)(int, int, int, EccInfo*);
+using GetDeviceUtilizationRateFn = int (*)(int, int, int, unsigned int*);  // percent
 using GetDeviceErrorCodeFn = int (*)(int, int, int*, unsigned int*, unsigned int);
 }
 

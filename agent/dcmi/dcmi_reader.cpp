@@ -16,6 +16,7 @@ struct DcmiFunctions {
   dcmi::GetDeviceNetworkHealthFn network_health = nullptr;
   dcmi::GetDeviceEccInfoFn ecc_info = nullptr;
   dcmi::GetDeviceErrorCodeFn error_codes = nullptr;
+  dcmi::GetDeviceUtilizationRateFn utilization = nullptr;
 };
 
 namespace {
@@ -64,6 +65,7 @@ bool ensure_ready(DcmiReader::Session& s, BoundedWorker::Progress& p, NpuReading
     look_up(*s.library, f.network_health, "dcmi_get_device_network_health", s.missing);
     look_up(*s.library, f.ecc_info, "dcmi_get_device_ecc_info", s.missing);
     look_up(*s.library, f.error_codes, "dcmi_get_device_errorcode_v2", s.missing);
+    look_up(*s.library, f.utilization, "dcmi_get_device_utilization_rate", s.missing);
   }
   r.missing_symbols = s.missing;
   for (auto [present, name] : {std::pair{s.fn.init != nullptr, "dcmi_init"},
@@ -95,6 +97,10 @@ void read_device(const DcmiFunctions& f, BoundedWorker::Progress& p, NpuDeviceRe
                       &d.network.value);
   d.hbm_ecc.rc = call(p, "dcmi_get_device_ecc_info", f.ecc_info, d.card, d.device,
                       dcmi::kDeviceTypeHbm, &d.hbm_ecc.value);
+  d.ai_core_util.rc = call(p, "dcmi_get_device_utilization_rate", f.utilization, d.card, d.device,
+                           dcmi::kUtilizationAiCore, &d.ai_core_util.value);
+  d.hbm_util.rc = call(p, "dcmi_get_device_utilization_rate", f.utilization, d.card, d.device,
+                       dcmi::kUtilizationHbm, &d.hbm_util.value);
   unsigned int codes[128] = {};
   int count = 0;
   d.error_codes.rc =

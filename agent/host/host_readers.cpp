@@ -42,7 +42,19 @@ std::vector<fs::path> sorted_children(const fs::path& dir, std::error_code& ec) 
   return out;
 }
 
+std::optional<unsigned long long> counter(const fs::path& file) {
+  std::ifstream in(file);
+  unsigned long long value = 0;
+  if (!(in >> value)) return std::nullopt;
+  return value;
+}
+
 }  // namespace
+
+std::optional<std::string> read_process_cgroup(const fs::path& host_root, unsigned int pid) {
+  std::string error;
+  return read_text(host_root / "proc" / std::to_string(pid) / "cgroup", error);
+}
 
 IbReadings read_infiniband(const fs::path& host_root) {
   IbReadings out;
@@ -67,7 +79,9 @@ IbReadings read_infiniband(const fs::path& host_root) {
         out.failures.push_back({(port / "state").string(), error});
         continue;
       }
-      out.ports.push_back({device.filename().string(), port.filename().string(), trimmed(*state)});
+      out.ports.push_back({device.filename().string(), port.filename().string(), trimmed(*state),
+                           counter(port / "counters/port_rcv_data"),
+                           counter(port / "counters/port_xmit_data")});
     }
   }
   return out;

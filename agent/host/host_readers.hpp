@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 
 #include "agent/checks/host_readings.hpp"
@@ -12,6 +13,11 @@ namespace respool::agent {
 
 // Every <root>/sys/class/infiniband/<device>/ports/<port>/state.
 IbReadings read_infiniband(const std::filesystem::path& host_root);
+
+// <root>/proc/<pid>/cgroup: which cgroups a process is in (usage/cgroup_path.hpp reads them);
+// nullopt when the process is gone.
+std::optional<std::string> read_process_cgroup(const std::filesystem::path& host_root,
+                                               unsigned int pid);
 
 // adjtimex(2), read-only (modes 0). Injected in tests.
 using ClockReader = std::function<ClockReading()>;

@@ -45,6 +45,31 @@ struct Utilization {  // nvmlUtilization_t
   unsigned int memory;
 };
 
+struct Memory {  // nvmlMemory_t (v1): bytes
+  unsigned long long total;
+  unsigned long long free;
+  unsigned long long used;
+};
+
+// nvmlProcessInfo_t as nvmlDeviceGetComputeRunningProcesses_v3 fills it (the v2 layout, which
+// NVML's headers since CUDA 11 name both nvmlProcessInfo_t and nvmlProcessInfo_v2_t).
+struct ProcessInfo {
+  unsigned int pid;
+  unsigned long long usedGpuMemory;  // bytes; NVML_VALUE_NOT_AVAILABLE (all ones) when unknown
+  unsigned int gpuInstanceId;
+  unsigned int computeInstanceId;
+};
+inline constexpr unsigned long long kValueNotAvailable = ~0ULL;
+
+struct ProcessUtilizationSample {  // nvmlProcessUtilizationSample_t: percents, timestamp in µs
+  unsigned int pid;
+  unsigned long long timeStamp;
+  unsigned int smUtil;
+  unsigned int memUtil;
+  unsigned int encUtil;
+  unsigned int decUtil;
+};
+
 struct EventData {  // nvmlEventData_t
   Device device;
   unsigned long long eventType;
@@ -71,6 +96,11 @@ using DeviceValidateInforomFn = Return (*)(Device);
 using DeviceGetUintFn = Return (*)(Device, unsigned int*);  // fan speed, power usage
 using DeviceGetTemperatureFn = Return (*)(Device, int, unsigned int*);
 using DeviceGetUtilizationRatesFn = Return (*)(Device, Utilization*);
+using DeviceGetMemoryInfoFn = Return (*)(Device, Memory*);
+using DeviceGetComputeRunningProcessesFn = Return (*)(Device, unsigned int*, ProcessInfo*);
+// Samples newer than the last timestamp given (0: every sample NVML still holds).
+using DeviceGetProcessUtilizationFn = Return (*)(Device, ProcessUtilizationSample*, unsigned int*,
+                                                 unsigned long long);
 using EventSetCreateFn = Return (*)(EventSet*);
 using DeviceRegisterEventsFn = Return (*)(Device, unsigned long long, EventSet);
 using EventSetWaitFn = Return (*)(EventSet, EventData*, unsigned int);

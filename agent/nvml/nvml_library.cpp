@@ -34,6 +34,9 @@ Library bind(std::shared_ptr<SharedLibrary> handle) {
   look_up(lib, f.power_usage, "nvmlDeviceGetPowerUsage");
   look_up(lib, f.temperature, "nvmlDeviceGetTemperature");
   look_up(lib, f.utilization, "nvmlDeviceGetUtilizationRates");
+  look_up(lib, f.memory_info, "nvmlDeviceGetMemoryInfo");
+  look_up(lib, f.compute_processes, "nvmlDeviceGetComputeRunningProcesses_v3");
+  look_up(lib, f.process_utilization, "nvmlDeviceGetProcessUtilization");
   look_up(lib, f.event_set_create, "nvmlEventSetCreate");
   look_up(lib, f.register_events, "nvmlDeviceRegisterEvents");
   look_up(lib, f.event_set_wait, "nvmlEventSetWait_v2");

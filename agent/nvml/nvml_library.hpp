@@ -30,6 +30,9 @@ struct Functions {
   DeviceGetUintFn power_usage = nullptr;
   DeviceGetTemperatureFn temperature = nullptr;
   DeviceGetUtilizationRatesFn utilization = nullptr;
+  DeviceGetMemoryInfoFn memory_info = nullptr;
+  DeviceGetComputeRunningProcessesFn compute_processes = nullptr;  // ..._v3
+  DeviceGetProcessUtilizationFn process_utilization = nullptr;
   EventSetCreateFn event_set_create = nullptr;
   DeviceRegisterEventsFn register_events = nullptr;
   EventSetWaitFn event_set_wait = nullptr;  // nvmlEventSetWait_v2

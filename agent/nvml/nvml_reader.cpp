@@ -4,6 +4,7 @@
 #include <cstring>
 #include <vector>
 
+#include "agent/nvml/nvml_usage.hpp"
 #include "agent/nvml/xid_watcher.hpp"
 
 namespace respool::agent {
@@ -12,6 +13,8 @@ struct NvmlReader::Session {
   std::string path;
   std::optional<nvml::Library> library;
   bool initialised = false;
+  // Per device index: the newest process utilisation sample seen (nvml_usage.hpp).
+  std::vector<unsigned long long> last_sample;
 };
 
 namespace {
@@ -104,12 +107,12 @@ void remember_error_strings(const nvml::Functions& fn, GpuReadings& r) {
   note(r.init_rc);
   note(r.device_count.rc);
   for (const auto& d : r.devices) {
-    for (auto rc :
-         {d.handle_rc, d.ecc_volatile_uncorrected.rc, d.ecc_volatile_corrected.rc,
-          d.register_file_volatile_uncorrected.rc, d.sram_aggregate_uncorrected.rc,
-          d.retired_pages_single_bit.rc, d.retired_pages_double_bit.rc, d.retirement_pending.rc,
-          d.remapped_rows.rc, d.inforom_rc, d.fan_speed_percent.rc, d.power_milliwatts.rc,
-          d.temperature_celsius.rc, d.utilization.rc}) {
+    for (auto rc : {d.handle_rc, d.ecc_volatile_uncorrected.rc, d.ecc_volatile_corrected.rc,
+                    d.register_file_volatile_uncorrected.rc, d.sram_aggregate_uncorrected.rc,
+                    d.retired_pages_single_bit.rc, d.retired_pages_double_bit.rc,
+                    d.retirement_pending.rc, d.remapped_rows.rc, d.inforom_rc,
+                    d.fan_speed_percent.rc, d.power_milliwatts.rc, d.temperature_celsius.rc,
+                    d.utilization.rc, d.memory.rc, d.processes.rc, d.process_samples_rc}) {
       note(rc);
     }
   }
@@ -158,8 +161,9 @@ void read_all(NvmlReader::Session& s, BoundedWorker::Progress& p, GpuReadings& r
   }
   r.device_count.rc = call(p, "nvmlDeviceGetCount_v2", fn.device_count, &r.device_count.value);
   if (r.device_count.ok()) {
+    s.last_sample.resize(std::max<std::size_t>(s.last_sample.size(), r.device_count.value));
     for (unsigned int i = 0; i < r.device_count.value; ++i) {
-      read_device(fn, i, r.devices.emplace_back(), p);
+      read_device(fn, i, r.devices.emplace_back(), p, &s.last_sample[i]);
     }
   }
   remember_error_strings(fn, r);
@@ -168,7 +172,7 @@ void read_all(NvmlReader::Session& s, BoundedWorker::Progress& p, GpuReadings& r
 }  // namespace
 
 void read_device(const nvml::Functions& fn, unsigned int index, GpuDeviceReading& out,
-                 BoundedWorker::Progress& progress) {
+                 BoundedWorker::Progress& progress, unsigned long long* last_sample) {
   out.index = index;
   nvml::Device device = nullptr;
   out.handle_rc =
@@ -178,6 +182,8 @@ void read_device(const nvml::Functions& fn, unsigned int index, GpuDeviceReading
   out.name = device_string(progress, "nvmlDeviceGetName", fn.name, device);
   read_memory(progress, fn, device, out);
   read_board(progress, fn, device, out);
+  unsigned long long from_start = 0;
+  read_usage(fn, device, out, progress, last_sample ? *last_sample : from_start);
 }
 
 NvmlReader::NvmlReader(std::string library_path, std::chrono::milliseconds timeout,

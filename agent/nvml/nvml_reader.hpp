@@ -43,8 +43,9 @@ class NvmlReader {
 };
 
 // The reads of one device (exposed for the one-shot print mode's tests): every call is named
-// to `progress` before it is made.
+// to `progress` before it is made. `last_sample`: the device's newest process utilisation
+// sample seen so far (nvml_usage.hpp); nullptr takes every sample NVML holds.
 void read_device(const nvml::Functions& fn, unsigned int index, GpuDeviceReading& out,
-                 BoundedWorker::Progress& progress);
+                 BoundedWorker::Progress& progress, unsigned long long* last_sample = nullptr);
 
 }  // namespace respool::agent

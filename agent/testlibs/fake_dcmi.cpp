@@ -107,6 +107,17 @@ int dcmi_get_device_ecc_info(int card, int device, int type, EccInfo* info) {
   return kOk;
 }
 
+// {"aiCoreUtil": 71, "hbmUtil": 40} on the device; a type the file leaves out is not supported.
+int dcmi_get_device_utilization_rate(int card, int device, int type, unsigned int* rate) {
+  int rc = 0;
+  auto d = device_for(card, device, "dcmi_get_device_utilization_rate", rc);
+  if (rc != kOk) return rc;
+  const char* key = type == 2 ? "aiCoreUtil" : type == 6 ? "hbmUtil" : "";
+  if (!*key || !d.contains(key)) return kNotSupport;
+  *rate = d.value(key, 0u);
+  return kOk;
+}
+
 int dcmi_get_device_errorcode_v2(int card, int device, int* count, unsigned int* codes,
                                  unsigned int list_len) {
   int rc = 0;

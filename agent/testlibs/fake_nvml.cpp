@@ -2,8 +2,11 @@
 // file named by RESPOOL_FAKE_NVML_FILE (see agent/testlibs/README.md). For tests and the demo;
 // never installed by the chart or the image.
 
+#include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <mutex>
+#include <vector>
 
 #include "agent/testlibs/readings_file.hpp"
 
@@ -228,6 +231,77 @@ int nvmlDeviceGetUtilizationRates(void* device, Utilization* out) {
   if (rc != kSuccess) return rc;
   out->gpu = u.value("gpu", 0u);
   out->memory = u.value("memory", 0u);
+  return kSuccess;
+}
+
+struct Memory {
+  unsigned long long total, free, used;
+};
+
+// {"memory": {"total": BYTES, "used": BYTES}}
+int nvmlDeviceGetMemoryInfo(void* device, Memory* out) {
+  Json m;
+  int rc = answer(device, "nvmlDeviceGetMemoryInfo", "memory", &m);
+  if (rc != kSuccess) return rc;
+  out->total = m.value("total", 0ull);
+  out->used = m.value("used", 0ull);
+  out->free = out->total > out->used ? out->total - out->used : 0;
+  return kSuccess;
+}
+
+struct ProcessInfo {
+  unsigned int pid;
+  unsigned long long usedGpuMemory;
+  unsigned int gpuInstanceId, computeInstanceId;
+};
+
+// {"processes": [{"pid": 4242, "usedGpuMemory": BYTES, "smUtil": 73, ...}]}: a process without
+// usedGpuMemory reports NVML_VALUE_NOT_AVAILABLE.
+int nvmlDeviceGetComputeRunningProcesses_v3(void* device, unsigned int* count, ProcessInfo* out) {
+  Json list;
+  int rc = answer(device, "nvmlDeviceGetComputeRunningProcesses_v3", "processes", &list);
+  if (rc != kSuccess) return rc;
+  const unsigned int room = *count;
+  *count = static_cast<unsigned int>(list.size());
+  if (room < list.size() || (!out && !list.empty())) return kInsufficientSize;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    out[i] = {list[i].value("pid", 0u), list[i].value("usedGpuMemory", ~0ull), 0xFFFFFFFFu,
+              0xFFFFFFFFu};
+  }
+  return kSuccess;
+}
+
+struct ProcessUtilizationSample {
+  unsigned int pid;
+  unsigned long long timeStamp;
+  unsigned int smUtil, memUtil, encUtil, decUtil;
+};
+
+// One sample per process that names smUtil, stamped with the time of the call (µs), so that
+// every period sees a fresh one; NOT_FOUND when none is newer than last_seen.
+int nvmlDeviceGetProcessUtilization(void* device, ProcessUtilizationSample* out,
+                                    unsigned int* count, unsigned long long last_seen) {
+  Json list;
+  int rc = answer(device, "nvmlDeviceGetProcessUtilization", "processes", &list);
+  if (rc != kSuccess) return rc;
+  static std::atomic<unsigned long long> clock{0};
+  const auto now = std::max<unsigned long long>(
+      ++clock,
+      static_cast<unsigned long long>(std::chrono::duration_cast<std::chrono::microseconds>(
+                                          std::chrono::system_clock::now().time_since_epoch())
+                                          .count()));
+  clock = now;
+  std::vector<ProcessUtilizationSample> samples;
+  for (const auto& p : list) {
+    if (!p.contains("smUtil") || now <= last_seen) continue;
+    samples.push_back({p.value("pid", 0u), now, p.value("smUtil", 0u), p.value("memUtil", 0u),
+                       p.value("encUtil", 0u), p.value("decUtil", 0u)});
+  }
+  if (samples.empty()) return 6;  // NVML_ERROR_NOT_FOUND
+  const unsigned int room = *count;
+  *count = static_cast<unsigned int>(samples.size());
+  if (!out || room < samples.size()) return kInsufficientSize;
+  std::copy(samples.begin(), samples.end(), out);
   return kSuccess;
 }
 

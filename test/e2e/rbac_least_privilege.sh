@@ -434,9 +434,12 @@ round() {
 
 # --- The node agent's round: a sandbox, respool-node-agent on one node with the test NVML
 # library, bound by RBAC-JSONL; writes "$work/NAME/result" as round does.
-agent_gpus() { # agent_gpus ECC: eight GPUs, GPU 0 with ECC volatile uncorrectable errors
-  jq -n --argjson ecc "$1" '{devices: [range(8) as $i | {uuid: "GPU-\($i)", name: "NVIDIA H100",
-    eccVolatileUncorrected: (if $i == 0 then $ecc else 0 end), powerMilliwatts: 70000}]}' \
+agent_gpus() { # agent_gpus ECC [PID]: eight GPUs, GPU 0 with ECC volatile uncorrectable errors
+  # (and process PID at 42 percent)
+  jq -n --argjson ecc "$1" --argjson pid "${2:-0}" '{devices: [range(8) as $i | {uuid: "GPU-\($i)",
+    name: "NVIDIA H100", eccVolatileUncorrected: (if $i == 0 then $ecc else 0 end),
+    powerMilliwatts: 70000,
+    processes: (if $i == 0 and $pid > 0 then [{pid: $pid, smUtil: 42}] else [] end)}]}' \
     >"$dir/nvml.json.tmp"
   mv "$dir/nvml.json.tmp" "$dir/nvml.json"
 }
@@ -455,6 +458,25 @@ agent_scenarios() {
   agent_gpus 2
   wait_for "agent: the repeated fault counted in the event's series" \
     event_seen NodeHealthFault "A050101" 2 || return 1
+  # A pod started after the agent (seen only through its watch of the node's pods) uses GPU 0.
+  job_pod gpu-user "$agent_node"
+  wait_for "agent: a pod on its node runs" agent_pod_cgroup || return 1
+  agent_gpus 0 4242
+  wait_for "agent: the pod's GPU use on /metrics (its node's pods listed and watched)" \
+    agent_container_metric || return 1
+}
+agent_pod_cgroup() { # the pod's container's cgroup, for pid 4242, once the pod runs
+  local pod uid id
+  pod=$(get /api/v1/namespaces/default/pods/gpu-user) || return 1
+  uid=$(jq -r .metadata.uid <<<"$pod")
+  id=$(jq -r '.status.containerStatuses[0].containerID // ""' <<<"$pod")
+  [ -n "$id" ] || return 1
+  mkdir -p "$dir/host/proc/4242"
+  echo "0::/kubepods/besteffort/pod$uid/${id#*://}" >"$dir/host/proc/4242/cgroup"
+}
+agent_container_metric() {
+  curl -s --max-time 2 "http://127.0.0.1:$agent_port/metrics" |
+    grep '^ma_container_gpu_util{' | grep 'pod="gpu-user"' | has ' 42$'
 }
 agent_round() { # agent_round NAME RBAC-JSONL [VERB RESOURCE]
   local name=$1 rbac=$2 verb=${3:-} resource=${4:-}
@@ -482,12 +504,14 @@ agent_round() { # agent_round NAME RBAC-JSONL [VERB RESOURCE]
   done
   printf '22 1 8:1 / / rw - ext4 /dev/sda1 rw\n' >"$dir/host/proc/1/mountinfo"
   agent_gpus 0
+  agent_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
   log="$dir/agent.log"
   RESPOOL_FAKE_NVML_FILE="$dir/nvml.json" "$build/agent/respool-node-agent" \
     --kubeconfig "$dir/agent.kubeconfig" --node-name "$agent_node" \
     --nvml-library "$build/agent/testlibs/libnvidia-ml-fake.so" --host-root "$dir/host" \
     --checks gpu,kubelet-directory --check-period 500ms --state-dir "$dir/state" \
-    --metrics-bind-address 0 --health-probe-bind-address 0 --log-format json >"$log" 2>&1 &
+    --metrics-bind-address "127.0.0.1:$agent_port" --health-probe-bind-address 0 \
+    --log-format json >"$log" 2>&1 &
   echo $! >>"$dir/pids"
   local said="Forbidden \\(403\\).*cannot $verb resource \"$resource\""
   refused=${verb:+${said//\"/\\\\?\"}}

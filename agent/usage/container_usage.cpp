@@ -1,0 +1,90 @@
+#include "agent/usage/container_usage.hpp"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+#include "agent/usage/cgroup_path.hpp"
+
+namespace respool::agent::usage {
+
+namespace {
+
+constexpr double kMiB = 1024.0 * 1024.0;
+
+struct Owner {
+  std::string namespace_, pod, container, job, task;
+  auto key() const { return std::tie(namespace_, pod, container); }
+  bool operator<(const Owner& o) const { return key() < o.key(); }
+};
+
+// Resolves each pid once a period (one process can use several GPUs).
+class Owners {
+ public:
+  Owners(const CgroupReader& cgroup, const PodLookup& pods) : cgroup_(cgroup), pods_(pods) {}
+  const std::optional<Owner>& of(unsigned int pid) {
+    auto [it, fresh] = cache_.try_emplace(pid);
+    if (fresh) it->second = resolve(pid);
+    return it->second;
+  }
+
+ private:
+  std::optional<Owner> resolve(unsigned int pid) const {
+    auto text = cgroup_(pid);
+    if (!text) return std::nullopt;  // exited between NVML's list and now
+    auto ref = container_from_cgroup(*text);
+    if (!ref) return std::nullopt;  // a host process
+    auto pod = pods_(ref->pod_uid);
+    if (!pod) return std::nullopt;
+    auto name = pod->container_name(ref->container_id);
+    if (!name) return std::nullopt;  // an ID the pod's status no longer lists
+    return Owner{pod->namespace_, pod->name, *name, pod->job, pod->task};
+  }
+
+  const CgroupReader& cgroup_;
+  const PodLookup& pods_;
+  std::map<unsigned int, std::optional<Owner>> cache_;
+};
+
+void add(ContainerGpuUsage& u, const GpuProcessReading& p) {
+  if (p.used_memory_bytes) {
+    u.used_memory_mib = u.used_memory_mib.value_or(0) + double(*p.used_memory_bytes) / kMiB;
+  }
+  if (!p.sample) return;
+  auto sum = [](double& to, unsigned int v) { to = std::min(100.0, to + v); };
+  sum(u.sm_util, p.sample->smUtil);
+  sum(u.mem_copy_util, p.sample->memUtil);
+  sum(u.encode_util, p.sample->encUtil);
+  sum(u.decode_util, p.sample->decUtil);
+}
+
+}  // namespace
+
+std::vector<ContainerGpuUsage> container_gpu_usage(const GpuReadings& readings,
+                                                   const CgroupReader& cgroup,
+                                                   const PodLookup& pods) {
+  Owners owners(cgroup, pods);
+  std::map<std::pair<Owner, unsigned int>, ContainerGpuUsage> by_owner;
+  for (const auto& d : readings.devices) {
+    if (!d.processes.ok()) continue;
+    for (const auto& p : d.processes.value) {
+      const auto& owner = owners.of(p.pid);
+      if (!owner) continue;
+      auto [it, fresh] = by_owner.try_emplace({*owner, d.index});
+      auto& u = it->second;
+      if (fresh) {
+        u = {owner->namespace_, owner->pod, owner->container, owner->job,  owner->task,
+             d.index,           d.uuid,     std::nullopt,     std::nullopt};
+        if (d.memory.ok()) u.total_memory_mib = double(d.memory.value.total) / kMiB;
+      }
+      add(u, p);
+    }
+  }
+  std::vector<ContainerGpuUsage> out;
+  out.reserve(by_owner.size());
+  for (auto& [key, u] : by_owner)
+    out.push_back(std::move(u));
+  return out;
+}
+
+}  // namespace respool::agent::usage

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# The node agent's container usage metrics end to end (issue 28): an 8-worker Indexed training
+# Job on a GPU node of the sandbox; the test NVML library reports each worker's process on its
+# own GPU (utilisation, memory) and a host process on GPU 7; a made-up host tree holds each
+# process's cgroup as containerd and the systemd driver name it, from the pod's UID and its
+# container's ID (the simulator's kubelet gives them). respool-node-agent, listing and watching
+# the pods of its node, must then serve on /metrics
+#   ma_container_gpu_util{pool="p",node=...,namespace="default",pod=<worker 3's>,container="train",
+#     job="llm",task="worker-3",gpu="3",...} equal to what the library reports for worker 3;
+#   one series per worker and none for the host process, whose use shows in ma_node_gpu_util;
+#   no container series once the Job and its pods are gone.
+# Usage: agent_usage_metrics.sh BUILD_DIR SOURCE_DIR
+set -euo pipefail
+build=${1:?build dir}
+src=${2:?source dir}
+agent_bin=$build/agent/respool-node-agent
+nvml=$build/agent/testlibs/libnvidia-ml-fake.so
+command -v jq >/dev/null || { echo "jq is not installed: skipped"; exit 0; }
+[ -x "$agent_bin" ] && [ -f "$nvml" ] && [ -x "$build/respool-sandbox" ] ||
+  { echo "respool-node-agent, the test NVML or respool-sandbox not built: skipped"; exit 0; }
+source "$src/test/e2e/lib/sandbox.bash"
+
+cat >"$work/nodes.yaml" <<EOF2
+nodes:
+- {flavor: gpu-8x-h100, zone: az-1, count: 1, namePrefix: g, capacity: {cpu: "96", memory: 1Ti, pods: "110", nvidia.com/gpu: "8"}}
+EOF2
+start_sandbox --nodes "$work/nodes.yaml"
+for _ in $(seq 100); do [ "$(k get nodes --no-headers 2>/dev/null | wc -l)" -eq 1 ] && break; sleep 0.1; done
+node=$(k get nodes -o jsonpath='{.items[0].metadata.name}')
+k label node "$node" respool.io/pool=p >/dev/null
+
+k apply -f - >/dev/null <<EOF2
+apiVersion: batch/v1
+kind: Job
+metadata: {name: llm, namespace: default}
+spec:
+  completionMode: Indexed
+  completions: 8
+  parallelism: 8
+  template:
+    spec:
+      restartPolicy: Never
+      containers:
+      - name: train
+        image: trainer:1
+        resources: {requests: {nvidia.com/gpu: "1"}, limits: {nvidia.com/gpu: "1"}}
+EOF2
+workers() { # "index uid containerID name" of the Job's running pods
+  k get pods -l batch.kubernetes.io/job-name=llm -o json | jq -r '.items[]
+    | select(.status.phase == "Running")
+    | "\(.metadata.annotations["batch.kubernetes.io/job-completion-index"]) \(.metadata.uid) \(.status.containerStatuses[0].containerID) \(.metadata.name)"'
+}
+for _ in $(seq 300); do [ "$(workers | wc -l)" -eq 8 ] && break; sleep 0.2; done
+[ "$(workers | wc -l)" -eq 8 ] || fail "the Job's 8 workers do not run: $(k get pods -o wide)"
+
+# Worker i: pid 1000+i on GPU i at 10*i+3 percent, (i+1) GiB; the host's pid 4242 on GPU 7.
+put() { mkdir -p "$(dirname "$1")" && cat >"$1.tmp" && mv "$1.tmp" "$1"; }
+host=$work/host
+while read -r index uid id name; do
+  slice="kubepods-besteffort-pod${uid//-/_}.slice"
+  echo "0::/kubepods.slice/kubepods-besteffort.slice/$slice/cri-containerd-${id#containerd://}.scope" |
+    put "$host/proc/$((1000 + index))/cgroup"
+  [ "$index" = 3 ] && worker3=$name
+done < <(workers)
+echo "0::/system.slice/burn-in.service" | put "$host/proc/4242/cgroup"
+jq -n '{driverVersion: "550.54.15", devices: [range(8) as $i | {uuid: "GPU-\($i)",
+  name: "NVIDIA H100 80GB HBM3", utilization: {gpu: (60 + $i), memory: 10},
+  memory: {total: (80 * 1073741824), used: (20 * 1073741824)},
+  processes: ([{pid: (1000 + $i), usedGpuMemory: (($i + 1) * 1073741824), smUtil: (10 * $i + 3),
+    memUtil: $i}] + (if $i == 7 then [{pid: 4242, usedGpuMemory: 1073741824, smUtil: 50}]
+    else [] end))}]}' | put "$work/nvml.json"
+
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+RESPOOL_FAKE_NVML_FILE="$work/nvml.json" "$agent_bin" --kubeconfig "$KUBECONFIG" \
+  --node-name "$node" --host-root "$host" --nvml-library "$nvml" --checks gpu \
+  --check-period 1s --state-dir "$work/state" --metrics-bind-address "127.0.0.1:$port" \
+  --health-probe-bind-address 0 --log-format json >"$work/agent.log" 2>&1 &
+pids+=($!)
+metrics() { curl -s --max-time 2 "http://127.0.0.1:$port/metrics"; }
+value() { # value METRIC LABEL=\"V\"...: the first matching sample's value
+  local name=$1; shift
+  metrics | awk -v name="$name" -v want="$*" '
+    index($0, name "{") == 1 { ok = 1; n = split(want, w, " ")
+      for (i = 1; i <= n; i++) if (index($0, w[i]) == 0) ok = 0
+      if (ok) { print $NF; exit } }'
+}
+w3=("pool=\"p\"" "node=\"$node\"" "namespace=\"default\"" "pod=\"$worker3\"" "container=\"train\""
+  "job=\"llm\"" "task=\"worker-3\"" "gpu=\"3\"")
+for _ in $(seq 100); do [ -n "$(value ma_container_gpu_util "${w3[@]}")" ] && break; sleep 0.2; done
+got=$(value ma_container_gpu_util "${w3[@]}")
+[ "$got" = 33 ] || fail "ma_container_gpu_util of worker-3 is '$got', the library reports 33: $(metrics | grep ma_container_gpu_util)"
+echo "  ma_container_gpu_util{job=\"llm\",task=\"worker-3\",pod=\"$worker3\"} = $got"
+[ "$(value ma_container_gpu_memory_used_megabytes "${w3[@]}")" = 4096 ] || fail "worker-3's GPU memory"
+[ "$(metrics | grep -c '^ma_container_gpu_util{')" -eq 8 ] ||
+  fail "not one series per worker: $(metrics | grep '^ma_container_gpu_util{')"
+[ "$(value ma_node_gpu_util 'gpu="7"' 'pool="p"')" = 67 ] || fail "GPU 7's node utilisation"
+
+echo "--- the Job is deleted: its workers' series go"
+k delete job llm --cascade=foreground --wait=false >/dev/null
+k delete pods -l batch.kubernetes.io/job-name=llm --grace-period=0 --force >/dev/null 2>&1 || true
+for _ in $(seq 100); do metrics | has '^ma_container_gpu_util{' || break; sleep 0.2; done
+! metrics | has '^ma_container_gpu_util{' || fail "container series remain: $(metrics | grep '^ma_container_gpu_util{')"
+echo "agent_usage_metrics: all checks passed"
