@@ -249,6 +249,100 @@ void container_requests(sj::value containers, ResourceList& out, bool sum) {
   }
 }
 
+// nodeSelector entries of the kept keys.
+void decode_node_selector(sj::value v, Pod& pod, const std::vector<std::string>& keys) {
+  if (v.is_null()) return;
+  for (auto field : v.get_object()) {
+    std::string_view key = field.unescaped_key();
+    if (keep_annotation(key, keys)) pod.node_selector.set(key, string_or_empty(field.value()));
+  }
+}
+
+// One matchExpression of a required node-selector term: `key In [value]` of a kept key.
+void decode_match_expression(sj::value e, Pod& pod, const std::vector<std::string>& keys) {
+  std::string key, op;
+  std::vector<std::string> values;
+  for (auto f : e.get_object()) {
+    std::string_view fk = f.unescaped_key();
+    if (fk == "key")
+      key = string_or_empty(f.value());
+    else if (fk == "operator")
+      op = string_or_empty(f.value());
+    else if (fk == "values" && !f.value().is_null())
+      for (auto item : f.value().get_array())
+        values.emplace_back(string_or_empty(item.value()));
+  }
+  if (op == "In" && values.size() == 1 && keep_annotation(key, keys))
+    pod.node_selector.set(key, values[0]);
+}
+
+// affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution's terms: a pod that
+// requires one value of a kept key (in any term) is recorded as selecting it.
+void decode_affinity(sj::value v, Pod& pod, const std::vector<std::string>& keys) {
+  if (v.is_null()) return;
+  for (auto a : v.get_object()) {
+    if (std::string_view(a.unescaped_key()) != "nodeAffinity" || a.value().is_null()) continue;
+    for (auto n : a.value().get_object()) {
+      if (std::string_view(n.unescaped_key()) != "requiredDuringSchedulingIgnoredDuringExecution" ||
+          n.value().is_null())
+        continue;
+      for (auto r : n.value().get_object()) {
+        if (std::string_view(r.unescaped_key()) != "nodeSelectorTerms" || r.value().is_null())
+          continue;
+        for (auto term : r.value().get_array())
+          for (auto t : term.get_object())
+            if (std::string_view(t.unescaped_key()) == "matchExpressions" && !t.value().is_null())
+              for (auto e : t.value().get_array())
+                decode_match_expression(e.value(), pod, keys);
+      }
+    }
+  }
+}
+
+// Tolerations of a kept key with operator Equal (the default): key → value.
+void decode_tolerations(sj::value v, Pod& pod, const std::vector<std::string>& keys) {
+  if (v.is_null()) return;
+  for (auto t : v.get_array()) {
+    std::string key, value, op = "Equal";
+    for (auto f : t.get_object()) {
+      std::string_view fk = f.unescaped_key();
+      if (fk == "key")
+        key = string_or_empty(f.value());
+      else if (fk == "value")
+        value = string_or_empty(f.value());
+      else if (fk == "operator")
+        op = string_or_empty(f.value());
+    }
+    if (op == "Equal" && keep_annotation(key, keys)) pod.tolerations.set(key, value);
+  }
+}
+
+// The parts of a pod's spec the cache keeps.
+void decode_pod_spec(sj::value spec, Pod& pod, ResourceList& init, const DecodeOptions& options) {
+  const auto& keys = options.keep_scheduling_keys;
+  for (auto s : spec.get_object()) {
+    std::string_view sk = s.unescaped_key();
+    if (sk == "nodeName")
+      pod.node_name = Atom(string_or_empty(s.value()));
+    else if (sk == "containers")
+      container_requests(s.value(), pod.requests, true);
+    else if (sk == "initContainers")
+      container_requests(s.value(), init, false);
+    else if (sk == "restartPolicy")
+      pod.restart_policy = Atom(string_or_empty(s.value()));
+    else if (sk == "priority" && !s.value().is_null())
+      pod.priority = static_cast<std::int32_t>(s.value().get_int64());
+    else if (keys.empty())
+      continue;
+    else if (sk == "nodeSelector")
+      decode_node_selector(s.value(), pod, keys);
+    else if (sk == "affinity")
+      decode_affinity(s.value(), pod, keys);
+    else if (sk == "tolerations")
+      decode_tolerations(s.value(), pod, keys);
+  }
+}
+
 void decode(sj::value v, Pod& pod, const DecodeOptions& options) {
   ResourceList init;
   for (auto field : v.get_object()) {
@@ -256,17 +350,7 @@ void decode(sj::value v, Pod& pod, const DecodeOptions& options) {
     if (key == "metadata") {
       decode_meta(field.value(), pod.meta, &options.keep_annotations);
     } else if (key == "spec") {
-      for (auto s : field.value().get_object()) {
-        std::string_view sk = s.unescaped_key();
-        if (sk == "nodeName")
-          pod.node_name = Atom(string_or_empty(s.value()));
-        else if (sk == "containers")
-          container_requests(s.value(), pod.requests, true);
-        else if (sk == "initContainers")
-          container_requests(s.value(), init, false);
-        else if (sk == "restartPolicy")
-          pod.restart_policy = Atom(string_or_empty(s.value()));
-      }
+      decode_pod_spec(field.value(), pod, init, options);
     } else if (key == "status") {
       for (auto s : field.value().get_object()) {
         std::string_view sk = s.unescaped_key();

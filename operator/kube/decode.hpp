@@ -18,6 +18,10 @@ struct DecodeOptions {
   // Annotation keys kept (exact keys, or prefixes ending in "/"). Empty: every annotation for
   // nodes and unstructured objects, none for pods (whose annotations are rarely needed).
   std::vector<std::string> keep_annotations;
+  // Pods: node label keys whose required value (nodeSelector, required node affinity `In` with
+  // one value) and toleration (operator Equal) are kept; empty: none. The caller names its own
+  // keys, so that the cache keeps only what some controller reads of a pod's placement.
+  std::vector<std::string> keep_scheduling_keys;
 };
 
 struct PageInfo {

@@ -136,6 +136,13 @@ struct Pod {
   std::int32_t restart_count = 0;         // the containers' restartCount, summed
   std::optional<std::int32_t> exit_code;  // the first terminated container's failing exit code
   TimePoint started_at{};  // the latest start of a running container (0: none running)
+  // What the scheduler's queue reads: spec.priority (set from priorityClassName at admission).
+  std::int32_t priority = 0;
+  // For the keys DecodeOptions::keep_scheduling_keys names only: the node label value the pod
+  // requires (nodeSelector, or a required node-affinity `In` of one value), and the taint
+  // value it tolerates (operator Equal). Empty for every other key.
+  StringMap node_selector;
+  StringMap tolerations;
 
   bool terminal() const { return phase == "Succeeded" || phase == "Failed"; }
   bool owned_by_daemonset() const;
