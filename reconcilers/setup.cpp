@@ -5,6 +5,7 @@
 #include "reconcilers/controller_setup.hpp"
 #include "reconcilers/driverupgrade/driver_setup.hpp"
 #include "reconcilers/inventory/free_nodes_controller.hpp"
+#include "reconcilers/jobs/jobs_setup.hpp"
 #include "reconcilers/network/network_setup.hpp"
 #include "reconcilers/nodehealth/node_health_setup.hpp"
 #include "reconcilers/nodeoperation/operation_setup.hpp"
@@ -28,6 +29,7 @@ constexpr AddController kControllers[] = {
     add_free_nodes_controller,      // the respool_free_nodes gauge
     add_node_health_controller,     // isolation taints from respool-node-agent's conditions
     add_remediation_controller,     // automatic NodeOperations for lasting faults, keyed by pool
+    add_jobs_controller,            // status.jobs and Queued events (Q1-Q5), keyed by pool
 };
 
 // Plug-in manifests are DaemonSets: the kind the operator watches and scopes to pool nodes.

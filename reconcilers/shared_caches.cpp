@@ -39,6 +39,9 @@ Caches add_shared_caches(runtime::Manager& manager, const std::string& flavor_la
   caches.nodes = &manager.add_informer<kube::Node>(informer_options(kube::resources::nodes));
   auto pod_options = informer_options(kube::resources::pods);
   pod_options.decode.keep_annotations = {std::string(policy::kDriverVersionLabel)};
+  // Where an unbound pod may go: the jobs controller's queue of each pool (Q1). The label and
+  // the dedicated taint share the key.
+  pod_options.decode.keep_scheduling_keys = {std::string(policy::kPoolLabel)};
   caches.pods = &manager.add_informer<kube::Pod>(pod_options);
   auto plugin_options = informer_options(kube::resources::daemonsets);
   plugin_options.label_selector = "app.kubernetes.io/managed-by=respool";

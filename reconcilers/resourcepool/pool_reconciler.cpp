@@ -87,6 +87,8 @@ Outcome<bool> PoolReconciler::write_status(const kube::Unstructured& pool, nlohm
   // status.remediation is the remediation controller's memory (N10-N16): always kept.
   if (auto memory = old_status.find("remediation"); memory != old_status.end())
     status["remediation"] = *memory;
+  // status.jobs is the jobs controller's summary of the pool's queue (Q3): always kept.
+  if (auto jobs = old_status.find("jobs"); jobs != old_status.end()) status["jobs"] = *jobs;
   if (old_status == status) return false;
   kube::Json updated = pool.object;
   updated["status"] = std::move(status);
