@@ -16,18 +16,19 @@ install_api
 pids+=($!)
 k apply -f "$src/examples/network.yaml" -f "$src/examples/resourcepool.yaml" >/dev/null
 pool=$(k get rp -o jsonpath='{.items[0].metadata.name}')
+# Running, with its jobs counted (the jobs controller's status.jobs, Q3).
 for _ in $(seq 300); do
-  [ "$(k get rp "$pool" -o jsonpath='{.status.phase}')" = Running ] && break
+  [ "$(k get rp "$pool" -o jsonpath='{.status.phase}/{.status.jobs.running}')" = Running/0 ] && break
   sleep 0.1
 done
 
 echo "--- kubectl get rp / rpnet / respool"
 k get rp >"$work/get-rp.txt"
 cat "$work/get-rp.txt"
-head -1 "$work/get-rp.txt" | grep -Eq '^NAME +PHASE +TYPE +AVAILABLE +TOTAL +NETWORK +AGE$' ||
+head -1 "$work/get-rp.txt" | grep -Eq '^NAME +PHASE +TYPE +AVAILABLE +TOTAL +RUNNING +PENDING +NETWORK +AGE$' ||
   fail "rp columns: $(head -1 "$work/get-rp.txt")"
 total=$(k get rp "$pool" -o jsonpath='{.status.nodes.total}')
-grep -Eq "^$pool +Running +Physical +$total +$total +net-a +[0-9]+s$" "$work/get-rp.txt" ||
+grep -Eq "^$pool +Running +Physical +$total +$total +0 +0 +net-a +[0-9]+s$" "$work/get-rp.txt" ||
   fail "rp row: $(cat "$work/get-rp.txt")"
 k get rpnet >"$work/get-net.txt"
 cat "$work/get-net.txt"
