@@ -143,6 +143,30 @@ std::uint64_t status_patches(sandbox::RequestCounts& counts) {
   return n;
 }
 
+struct Figures {
+  int nodes, running, pending;
+  double created_s;
+  int steps;
+  double churned_s;
+  std::uint64_t during;
+  double caught_up_s;
+};
+
+void print_figures(const Figures& f, const WriteSummary& w) {
+  std::printf("pool p: %d nodes, %d running and %d pending pods (created in %.1f s)\n", f.nodes,
+              f.running, f.pending, f.created_s);
+  std::printf(
+      "churn: %d pod writes in %.1f s (%.1f a second); status.jobs writes: %llu, %.1f a minute "
+      "(aim: at most 12, one per 5 s; one per pod event would be %.0f)\n",
+      f.steps, f.churned_s, f.steps / f.churned_s, static_cast<unsigned long long>(f.during),
+      f.during * 60.0 / f.churned_s, f.steps * 60.0 / f.churned_s);
+  std::printf("status.jobs showed the final counts %.2f s after the churn stopped\n",
+              f.caught_up_s);
+  std::printf("operator writes since the churn began: %llu, %llu events:%s\n",
+              static_cast<unsigned long long>(w.writes), static_cast<unsigned long long>(w.events),
+              w.detail.c_str());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -204,19 +228,9 @@ int main(int argc, char** argv) {
   while (!shows(c, pending, running))
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   const double caught_up_s = std::chrono::duration<double>(Steady::now() - stopped).count();
-  const WriteSummary w = summarize_writes(counts);
 
-  std::printf("pool p: %d nodes, %d running and %d pending pods (created in %.1f s)\n", nodes,
-              running, pending, created_s);
-  std::printf(
-      "churn: %d pod writes in %.1f s (%.1f a second); status.jobs writes: %llu, %.1f a minute "
-      "(aim: at most 12, one per 5 s; one per pod event would be %.0f)\n",
-      steps, churned_s, steps / churned_s, static_cast<unsigned long long>(during),
-      during * 60.0 / churned_s, steps * 60.0 / churned_s);
-  std::printf("status.jobs showed the final counts %.2f s after the churn stopped\n", caught_up_s);
-  std::printf("operator writes meanwhile: %llu, %llu events:%s\n",
-              static_cast<unsigned long long>(w.writes), static_cast<unsigned long long>(w.events),
-              w.detail.c_str());
+  print_figures({nodes, running, pending, created_s, steps, churned_s, during, caught_up_s},
+                summarize_writes(counts));
   completed();
   return 0;
 }
