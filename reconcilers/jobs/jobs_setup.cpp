@@ -34,7 +34,7 @@ void watch_delayed(runtime::Informer<T>& informer, runtime::Controller& controll
                    PoolJobsReconciler& reconciler, Map map) {
   auto enqueue = [&controller, &reconciler, map](const T& object) {
     for (const std::string& pool : map(object))
-      controller.queue().add_after(pool, reconciler.enqueue_delay(pool));
+      reconciler.enqueue(controller.queue(), pool);
   };
   typename runtime::Informer<T>::Handlers h;
   h.on_add = [enqueue](const auto& p) { enqueue(*p); };

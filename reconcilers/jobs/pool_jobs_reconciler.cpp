@@ -59,14 +59,19 @@ runtime::ObjectReference job_reference(const policy::QueuedJob& job) {
 PoolJobsReconciler::PoolJobsReconciler(Context& ctx, PoolJobsConfig config)
     : ctx_(ctx), config_(config) {}
 
-runtime::Duration PoolJobsReconciler::enqueue_delay(const std::string& pool) {
-  std::optional<runtime::TimePoint> last;
-  {
-    std::lock_guard lock(mu_);
-    if (auto it = memory_.find(pool); it != memory_.end()) last = it->second.last_write;
+void PoolJobsReconciler::enqueue(runtime::WorkQueue& queue, const std::string& pool) {
+  const runtime::TimePoint now = ctx_.clock->now();
+  std::lock_guard lock(mu_);
+  Memory& memory = memory_[pool];
+  const auto delay = std::chrono::duration_cast<runtime::Duration>(
+      policy::jobs_enqueue_delay(memory.last_write, now, config_.min_interval));
+  if (delay <= runtime::Duration::zero()) {
+    queue.add(pool);
+    return;
   }
-  return std::chrono::duration_cast<runtime::Duration>(
-      policy::jobs_enqueue_delay(last, ctx_.clock->now(), config_.min_interval));
+  if (memory.due && *memory.due >= now && *memory.due <= now + delay) return;
+  memory.due = now + delay;
+  queue.add_after(pool, delay);
 }
 
 PoolJobsReconciler::Observation PoolJobsReconciler::observe(const kube::Unstructured& pool) const {
@@ -112,6 +117,7 @@ Outcome<runtime::ReconcileResult> PoolJobsReconciler::reconcile(const std::strin
   Memory memory;
   {
     std::lock_guard lock(mu_);
+    memory_[name].due.reset();  // handed out: the next event schedules again
     memory = memory_[name];
   }
   // A restarted operator: what the status shows was announced (Q5).
@@ -138,6 +144,7 @@ Outcome<runtime::ReconcileResult> PoolJobsReconciler::reconcile(const std::strin
   report(*pool, jobs, memory);
   {
     std::lock_guard lock(mu_);
+    memory.due = memory_[name].due;  // scheduled by an event during this round
     memory_[name] = std::move(memory);
   }
   if (write.kind != policy::JobsWrite::Kind::Later) return runtime::ReconcileResult::done();

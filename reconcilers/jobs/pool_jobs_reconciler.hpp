@@ -39,14 +39,17 @@ class PoolJobsReconciler {
  public:
   PoolJobsReconciler(Context& ctx, PoolJobsConfig config);
   Outcome<runtime::ReconcileResult> reconcile(const std::string& pool);
-  // Q4: how long an event of `pool` waits before its reconcile.
-  runtime::Duration enqueue_delay(const std::string& pool);
+  // Q4: an event of `pool`: its reconcile waits for the rest of the pool's write interval. A
+  // pool already due by then is not added again (each delayed add is a queue retry, in its
+  // metrics).
+  void enqueue(runtime::WorkQueue& queue, const std::string& pool);
 
  private:
   struct Memory {
     std::optional<runtime::TimePoint> last_write;
     nlohmann::json written;                         // what the last write put in status.jobs
     std::optional<policy::QueuedMemory> announced;  // Q5; seeded from the status at first
+    std::optional<runtime::TimePoint> due;          // a delayed add of the pool not handed out yet
   };
   struct Observation {
     std::vector<policy::JobPod> pods;
