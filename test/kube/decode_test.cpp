@@ -183,3 +183,40 @@ TEST_CASE("errors map from Status bodies", "[kube][error]") {
   CHECK(error_from_response(504, "").is(Error::Kind::Timeout));
   CHECK(error_from_response(503, "").is(Error::Kind::ServerError));
 }
+
+TEST_CASE("a pod keeps its priority and the pool it selects or tolerates, for named keys only",
+          "[kube][decode]") {
+  constexpr std::string_view kWaiting = R"({
+    "metadata": {"name": "w", "namespace": "ns", "uid": "u"},
+    "spec": {
+      "priority": 1000,
+      "nodeSelector": {"respool.io/pool": "gpu-a", "kubernetes.io/os": "linux"},
+      "affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {
+        "nodeSelectorTerms": [{"matchExpressions": [
+          {"key": "respool.io/zone", "operator": "In", "values": ["az-1"]},
+          {"key": "respool.io/flavor", "operator": "In", "values": ["a", "b"]},
+          {"key": "respool.io/other", "operator": "NotIn", "values": ["x"]}]}]}}},
+      "tolerations": [
+        {"key": "respool.io/pool", "value": "gpu-b", "effect": "NoSchedule"},
+        {"key": "respool.io/zone", "operator": "Exists"},
+        {"operator": "Exists"}],
+      "containers": [{"name": "c"}]},
+    "status": {"phase": "Pending"}})";
+  auto plain = decode_object<Pod>(kWaiting, {});
+  REQUIRE(plain);
+  CHECK(plain->priority == 1000);  // always kept: the queue's order
+  CHECK(plain->node_selector.empty());
+  CHECK(plain->tolerations.empty());
+
+  DecodeOptions keep;
+  keep.keep_scheduling_keys = {"respool.io/pool", "respool.io/zone", "respool.io/flavor"};
+  auto pod = decode_object<Pod>(kWaiting, keep);
+  REQUIRE(pod);
+  CHECK(pod->node_selector.get("respool.io/pool") == std::optional<std::string_view>("gpu-a"));
+  CHECK(pod->node_selector.get("respool.io/zone") == std::optional<std::string_view>("az-1"));
+  CHECK_FALSE(pod->node_selector.contains("respool.io/flavor"));  // two values: no one node label
+  CHECK_FALSE(pod->node_selector.contains("kubernetes.io/os"));   // not named
+  CHECK(pod->tolerations.get("respool.io/pool") == std::optional<std::string_view>("gpu-b"));
+  CHECK_FALSE(pod->tolerations.contains("respool.io/zone"));  // Exists names no value
+  CHECK(pod->tolerations.size() == 1);
+}
