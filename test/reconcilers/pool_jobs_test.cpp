@@ -63,10 +63,14 @@ std::vector<std::string> queued_notes(Harness& h, const std::string& name) {
   return out;
 }
 
+// The Job and its pods (not left to the garbage collector's pace).
 void delete_job(Harness& h, const std::string& name) {
   kube::DeleteOptions o;
   o.propagation_policy = "Background";
   REQUIRE(h.client().remove(kube::resources::jobs, "default", name, o));
+  for (const auto& pod : respool::test::training::job_pods(h, name))
+    (void)h.client().remove(kube::resources::pods, "default",
+                            pod["metadata"]["name"].get<std::string>());
 }
 
 }  // namespace
@@ -81,9 +85,11 @@ TEST_CASE("pending jobs show their queue positions in status.jobs and are told o
     return jobs.is_object() && jobs.value("running", 0) == 1;
   }));
 
+  // high first: mid and low, whatever order their pods come in, are never at the front.
+  h.apply(job_manifest("high", 1000), kube::resources::jobs);
+  REQUIRE(h.eventually([&] { return jobs_status(h).value("pending", 0) == 1; }));
   h.apply(job_manifest("low", 10, true), kube::resources::jobs);
   h.apply(job_manifest("mid", 100), kube::resources::jobs);
-  h.apply(job_manifest("high", 1000), kube::resources::jobs);
   REQUIRE(h.eventually([&] {
     return queue_names(jobs_status(h)) == std::vector<std::string>{"high", "mid", "low"};
   }));
