@@ -128,8 +128,8 @@ Outcome<runtime::ReconcileResult> PoolJobsReconciler::reconcile(const std::strin
   const Observation o = observe(*pool);
   const policy::PoolJobs jobs = policy::pool_jobs(o.pods);
   const json wanted = policy::jobs_summary(jobs, o.resource, o.largest_free, config_.shown);
-  // A write the cache does not show yet counts as there.
-  const bool changed = wanted != cached && wanted != memory.written;
+  // What the server holds: the last write while the cache does not show it yet.
+  const bool changed = wanted != (memory.written.is_null() ? cached : memory.written);
   const runtime::TimePoint now = ctx_.clock->now();
   const policy::JobsWrite write =
       policy::decide_jobs_write(changed, memory.last_write, now, config_.min_interval);
