@@ -40,7 +40,10 @@ Json job_manifest(const std::string& name, int priority, bool by_toleration = fa
            {{"parallelism", 1},
             {"completions", 1},
             {"backoffLimit", 0},
-            {"template", {{"spec", pod_spec(priority, by_toleration)}}}}}};
+            // A log interval: the simulator's Job pods then run until stopped.
+            {"template",
+             {{"metadata", {{"annotations", {{"sandbox.respool.io/log-interval", "60"}}}}},
+              {"spec", pod_spec(priority, by_toleration)}}}}}};
 }
 
 Json jobs_status(Harness& h) {
@@ -73,6 +76,18 @@ void delete_job(Harness& h, const std::string& name) {
                             pod["metadata"]["name"].get<std::string>());
 }
 
+// What the pool and the pods show, for a failure's message.
+std::string dump(Harness& h) {
+  auto pods = h.client().list(kube::resources::pods, "default");
+  std::string out = "status.jobs " + jobs_status(h).dump() + "\n";
+  if (!pods) return out;
+  for (const auto& p : (*pods)["items"])
+    out += p["metadata"].value("name", "") + " node=" + p["spec"].value("nodeName", "") +
+           " phase=" + p.value("status", Json::object()).value("phase", "") +
+           " priority=" + std::to_string(p["spec"].value("priority", -1)) + "\n";
+  return out;
+}
+
 }  // namespace
 
 TEST_CASE("pending jobs show their queue positions in status.jobs and are told once",
@@ -87,7 +102,10 @@ TEST_CASE("pending jobs show their queue positions in status.jobs and are told o
 
   // high first: mid and low, whatever order their pods come in, are never at the front.
   h.apply(job_manifest("high", 1000), kube::resources::jobs);
-  REQUIRE(h.eventually([&] { return jobs_status(h).value("pending", 0) == 1; }));
+  const bool high_waits =
+      h.eventually([&] { return jobs_status(h).value("pending", 0) == 1; }, 30s);
+  INFO(dump(h));
+  REQUIRE(high_waits);
   h.apply(job_manifest("low", 10, true), kube::resources::jobs);
   h.apply(job_manifest("mid", 100), kube::resources::jobs);
   REQUIRE(h.eventually([&] {
