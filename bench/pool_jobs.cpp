@@ -47,6 +47,13 @@ Json bare_pod(const std::string& name, const std::string& node, const char* cpu)
           {"spec", std::move(spec)}};
 }
 
+// A node still under admission (A200008) or otherwise isolated takes no pod yet.
+bool has_isolation(const Json& node) {
+  for (const auto& t : node.value("spec", Json::object()).value("taints", Json::array()))
+    if (t.value("key", "").starts_with("isolation.respool.io/")) return true;
+  return false;
+}
+
 Json jobs_of(kube::Client& c) {
   return must(c.get(kube::resources::resourcepools, "", "p"), "get pool")
       .value("status", Json::object())
@@ -79,10 +86,18 @@ std::vector<std::string> make_pool(Bench& bench, int nodes) {
   bench.wait_for_phase(kube::resources::resourcepools, "p", "Running");
   kube::ListOptions in_pool;
   in_pool.label_selector = "respool.io/pool=p";
+  // Running once one node is Available (P7): the rest are still on their way.
+  const auto deadline = Steady::now() + std::chrono::minutes(3);
   std::vector<std::string> members;
-  for (const auto& n : must(c.list(kube::resources::nodes, "", in_pool), "list pool")["items"])
-    members.push_back(n["metadata"]["name"]);
-  if (members.size() != static_cast<std::size_t>(nodes)) die("the pool has too few nodes");
+  while (members.size() != static_cast<std::size_t>(nodes)) {
+    if (Steady::now() > deadline) die("the pool never had all its nodes");
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    // Named: a range over a member of a temporary would outlive it.
+    const Json listed = must(c.list(kube::resources::nodes, "", in_pool), "list pool");
+    members.clear();
+    for (const auto& n : listed["items"])
+      if (!has_isolation(n)) members.push_back(n["metadata"]["name"]);
+  }
   return members;
 }
 
