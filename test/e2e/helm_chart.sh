@@ -88,12 +88,14 @@ for name in default custom; do
        ($c.livenessProbe.httpGet.path == "/healthz"), ($c.resources.limits.memory != null),
        ($c.command == ["/usr/local/bin/respool-node-agent"])]
     | select(all | not) | "node agent DaemonSet: \(.)"'
-  # Its RBAC is exactly: get nodes, patch nodes/status, create and patch events in default.
+  # Its RBAC is exactly: get nodes, patch nodes/status, list and watch pods (its node's, for
+  # the container usage metrics), create and patch events in default.
   check $name '[.[] | select((.kind == "ClusterRole" or .kind == "Role")
       and .metadata.labels["app.kubernetes.io/component"] == "node-agent")
     | {ns: (.metadata.namespace // ""), rules}]
     | select(. != [{ns: "", rules: [{apiGroups: [""], resources: ["nodes"], verbs: ["get"]},
-                                    {apiGroups: [""], resources: ["nodes/status"], verbs: ["patch"]}]},
+                                    {apiGroups: [""], resources: ["nodes/status"], verbs: ["patch"]},
+                                    {apiGroups: [""], resources: ["pods"], verbs: ["list", "watch"]}]},
                    {ns: "default", rules: [{apiGroups: ["events.k8s.io"], resources: ["events"],
                                             verbs: ["create", "patch"]}]}])
     | "node agent RBAC: \(tojson)"'
