@@ -16,11 +16,7 @@ namespace {
 
 using kube::Json;
 
-// A namespace's PodDisruptionBudgets with their selectors, as an eviction sees them.
-struct NamespaceBudgets {
-  std::vector<policy::DisruptionBudgetView> views;
-  std::vector<kube::LabelSelector> selectors;
-};
+using NamespaceBudgets = OperationReconciler::NamespaceBudgets;
 
 NamespaceBudgets read_budgets(const Json& list, const std::string& ns) {
   NamespaceBudgets out;
@@ -61,9 +57,10 @@ void OperationReconciler::preview(Observation& o, const policy::AdmissionInput& 
         policy::budget(scratch.ledger, o.pool_size, o.catalog->replacement_limits, o.now);
     std::vector<policy::NodePreview> nodes;
     std::vector<std::string> taken;  // replacements promised to earlier nodes of this preview
+    BudgetReads budgets;             // each namespace's budgets, read at most once
     bool complete = true;
     for (const std::string& node : op.spec->nodes) {
-      auto n = node_preview(o, op, node, taken);
+      auto n = node_preview(o, op, node, taken, budgets);
       if (!n) {
         round.note(std::unexpected(n.error()));  // looked at again after the back-off
         complete = false;
@@ -87,13 +84,13 @@ void OperationReconciler::preview(Observation& o, const policy::AdmissionInput& 
 Outcome<policy::NodePreview> OperationReconciler::node_preview(const Observation& o,
                                                                const Operation& op,
                                                                const std::string& node,
-                                                               std::vector<std::string>& taken) {
+                                                               std::vector<std::string>& taken,
+                                                               BudgetReads& budgets) {
   policy::NodePreview n;
   n.name = node;
   if (op.spec->reset) n.reset_os = op.spec->reset->os;
-  // The pods a drain would evict, and the budgets that select each (read once per namespace:
-  // the operator keeps no cache of PodDisruptionBudgets for this rare question).
-  std::map<std::string, NamespaceBudgets> budgets;
+  // The pods a drain would evict, and the budgets that select each. Each node's drain starts
+  // from the budgets' disruptionsAllowed as read: its own views.
   std::vector<policy::DisruptionBudgetView> views;
   std::map<std::string, std::size_t> first_view;  // namespace → its first index in `views`
   for (const auto& pod : ctx_.caches.pods->store().by_index(kByNode, node)) {

@@ -47,6 +47,14 @@ class OperationReconciler {
   // The reset Job of a node in an operation (in the operator's namespace).
   static std::string reset_job_name(const std::string& operation, const std::string& node);
 
+  // A namespace's PodDisruptionBudgets with their selectors, as an eviction sees them; read
+  // once per namespace per preview (no cache of budgets for this rare question).
+  struct NamespaceBudgets {
+    std::vector<policy::DisruptionBudgetView> views;
+    std::vector<kube::LabelSelector> selectors;
+  };
+  using BudgetReads = std::map<std::string, NamespaceBudgets>;
+
  private:
   // One NodeOperation as observed, and the status this reconcile builds for it.
   struct Operation {
@@ -129,7 +137,7 @@ class OperationReconciler {
                const std::vector<policy::OpenOperation>& open, Round& round);
   Outcome<policy::NodePreview> node_preview(const Observation& o, const Operation& op,
                                             const std::string& node,
-                                            std::vector<std::string>& taken);
+                                            std::vector<std::string>& taken, BudgetReads& budgets);
 
   // Writes the operations' statuses, with events and metrics for what changed.
   void report(Observation& o, Round& round);
