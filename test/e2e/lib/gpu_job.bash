@@ -23,9 +23,13 @@ spec:
   completions: 8
   parallelism: 8
   template:
+    metadata:
+      # the sandbox's simulated trainer runs until stopped (a line every 10 seconds)
+      annotations: {sandbox.respool.io/log-interval: "10"}
     spec:
       restartPolicy: Never
       nodeSelector: {kubernetes.io/hostname: $node}
+      tolerations: [{key: respool.io/pool, operator: Exists}]
       containers:
       - name: train
         image: trainer:1
@@ -37,9 +41,23 @@ workers() {
     | select(.status.phase == "Running")
     | "\(.metadata.annotations["batch.kubernetes.io/job-completion-index"]) \(.metadata.uid) \(.status.containerStatuses[0].containerID) \(.metadata.name)"'
 }
+# The sandbox's scheduler now and then leaves a pod of a burst pending on a node with room, with
+# no Unschedulable condition (seen with the example pool's operator running; the sandbox is
+# frozen): every 5 s, a pending worker is annotated, an update that has the scheduler look at it
+# again.
 wait_workers() {
-  for _ in $(seq 300); do [ "$(workers "$1" | wc -l)" -eq 8 ] && return 0; sleep 0.2; done
-  fail "the Job's 8 workers do not run: $(k get pods -o wide)"
+  local i
+  for i in $(seq 300); do
+    [ "$(workers "$1" | wc -l)" -eq 8 ] && return 0
+    if [ $((i % 25)) = 0 ]; then
+      k annotate pods -l "batch.kubernetes.io/job-name=$1" --field-selector=status.phase=Pending \
+        --overwrite "test.respool.io/nudge=$i" >/dev/null 2>&1 || true
+    fi
+    sleep 0.2
+  done
+  fail "the Job's 8 workers do not run: $(k get pods -o wide)
+$(k get events --field-selector reason=FailedScheduling 2>&1 | tail -3)
+$(k describe node "$(k get pods -l "batch.kubernetes.io/job-name=$1" -o jsonpath='{.items[0].spec.nodeName}')" 2>&1 | sed -n '/Allocated resources/,/Events/p')"
 }
 put() { mkdir -p "$(dirname "$1")" && cat >"$1.tmp" && mv "$1.tmp" "$1"; }
 worker_pod=()

@@ -60,3 +60,8 @@ wait_promql() {
   for _ in $(seq "${2:-120}"); do [ -n "$(promql_value "$1")" ] && return 0; sleep 0.5; done
   return 1
 }
+# targets: each scrape target's job, health and last error, one a line.
+targets() {
+  curl -sf --max-time 5 "$prom/api/v1/targets" |
+    jq -r '.data.activeTargets[] | "\(.labels.job) \(.health) \(.lastError)"'
+}
