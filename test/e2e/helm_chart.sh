@@ -122,6 +122,18 @@ check default 'map(.kind) as $k | ["PodDisruptionBudget", "ServiceAccount", "Ser
   "ClusterRoleBinding", "Role", "RoleBinding", "ConfigMap", "Deployment", "CustomResourceDefinition"] - $k
   | select(length > 0) | "missing kinds: \(.)"'
 check default 'map(select(.kind == "ServiceMonitor")) | select(length > 0) | "a ServiceMonitor by default"'
+check default 'map(select(.kind == "PrometheusRule")) | select(length > 0) | "a PrometheusRule by default"'
+# prometheusRules.enabled: the rules of rules/ma.rules.yaml, with the rate window and labels given.
+render rules respool --namespace respool-system --set prometheusRules.enabled=true \
+  --set prometheusRules.rateWindow=2m --set prometheusRules.labels.release=kube-prometheus-stack
+check rules '.[] | select(.kind == "PrometheusRule") | [.spec.groups[].rules[]] as $r
+  | [.metadata.labels.release == "kube-prometheus-stack", .metadata.namespace == "respool-system",
+     ($r | map(.record) | index("ma_container_cpu_util") != null),
+     ($r | map(.record) | index("ma_node_cpu_util") != null),
+     ($r | map(.expr) | map(select(test("\\[5m\\]"))) | length == 0),
+     ($r | map(.expr) | map(select(test("\\[2m\\]"))) | length > 10)]
+  | select(all | not) | "PrometheusRule: \(.)"'
+check rules 'map(select(.kind == "PrometheusRule")) | select(length != 1) | "no PrometheusRule"'
 check default '.[] | select(.kind == "ConfigMap" and (.metadata.name | endswith("-dashboard")))
   | select(.metadata.labels.grafana_dashboard != "1" or (.data["respool.json"] | fromjson | .panels | length) < 10)
   | "dashboard ConfigMap: sidecar label or panels missing"'
