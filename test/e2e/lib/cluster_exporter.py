@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Stand-in for a cluster's cAdvisor and kube-state-metrics in the sandbox, which has neither
+"""Stand-in for a cluster's cAdvisor, kube-state-metrics and node-exporter in the sandbox, which has none
 (used by test/e2e/prometheus_metrics.sh). Lists the sandbox's pods and nodes with kubectl (its
 KUBECONFIG) once a second and serves, on 127.0.0.1:PORT,
 
@@ -13,6 +13,10 @@ KUBECONFIG) once a second and serves, on 127.0.0.1:PORT,
                                job-completion-index allowed, as docs/metrics.md asks of a cluster's
                                kube-state-metrics), kube_node_labels (respool.io/pool allowed) and
                                kube_pod_container_resource_limits (cpu in cores, memory in bytes)
+  /metrics/node-exporter       for each node, as its own node-exporter would (instance
+                               "<node>:9100": scrape it with honor_labels): node_uname_info, two
+                               CPUs each busy half the time (node_cpu_seconds_total, user and
+                               idle), 16 GiB of memory of which 4 GiB available
 
 Usage: cluster_exporter.py PORT
 """
@@ -125,9 +129,27 @@ def kube_state_metrics():
     return "\n".join(lines) + "\n"
 
 
+def node_exporter():
+    now = time.time() - START
+    lines = []
+    with lock:
+        nodes = list(state["nodes"])
+    for n in nodes:
+        name = n["metadata"]["name"]
+        instance = name + ":9100"
+        lines.append("node_uname_info%s 1" % labels(instance=instance, nodename=name, sysname="Linux"))
+        for cpu in ("0", "1"):
+            for mode in ("idle", "user"):
+                lines.append("node_cpu_seconds_total%s %.6f" % (labels(instance=instance, cpu=cpu, mode=mode), 0.5 * now))
+        lines.append("node_memory_MemTotal_bytes%s %d" % (labels(instance=instance), 16 * 2**30))
+        lines.append("node_memory_MemAvailable_bytes%s %d" % (labels(instance=instance), 4 * 2**30))
+    return "\n".join(lines) + "\n"
+
+
 class Handler(http.server.BaseHTTPRequestHandler):
     def do_GET(self):
-        pages = {"/metrics/cadvisor": cadvisor, "/metrics/kube-state-metrics": kube_state_metrics}
+        pages = {"/metrics/cadvisor": cadvisor, "/metrics/kube-state-metrics": kube_state_metrics,
+                 "/metrics/node-exporter": node_exporter}
         if self.path not in pages:
             self.send_error(404)
             return
