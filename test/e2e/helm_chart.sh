@@ -201,6 +201,7 @@ refuse 'workers: Must be greater than or equal to 1' --set operator.workers=0
 refuse 'leaseDuration: Does not match pattern' --set-string leaderElection.leaseDuration=15
 refuse 'nodeAgent.checks.1 must be one of' --set 'nodeAgent.checks={gpu,nvlink}'
 refuse 'nodeAgent.checkPeriod: Does not match pattern' --set-string nodeAgent.checkPeriod=30
+refuse 'prometheusRules.rateWindow: Does not match pattern' --set-string prometheusRules.rateWindow=5
 refuse 'serviceMonitor.enabled needs metrics.service.enabled' \
   --set serviceMonitor.enabled=true --set metrics.service.enabled=false
 
