@@ -122,7 +122,7 @@ for q in "avg by (job, task) (avg_over_time(ma_container_cpu_util{$w3}[1m]))" \
   [ -n "$(promql_value "$q")" ] || fail "004's query returns nothing: $q"
 done
 
-echo "--- every series the dashboard queries exists in Prometheus"
+echo "--- every series the dashboard queries exists in Prometheus, with the labels it groups by"
 # Every counter the dashboard reads exists from the pool's first status on (at 0), so every name
 # must have a series here, but for what this run has no hardware for: the agent here reads GPUs
 # only (no NPU through the test DCMI, no InfiniBand port in its made-up host tree; the agent's
@@ -134,10 +134,17 @@ jq -r '.templating.list[] | select(.type == "query") | .query | if type == "obje
 checked=0
 missing=()
 while read -r expr; do
+  # the labels it groups by (or a picker reads), each on some series of every name
+  groups=$(grep -oE '(by \([^)]*\)|, *[a-z_]+\)$)' <<<"$expr" | sed 's/^by (//; s/^, *//; s/)$//' |
+    tr ',' '\n' | tr -d ' ' | grep -vxE 'le|' | sort -u || true)
   for m in $(python3 "$src/test/e2e/lib/promql_names.py" <<<"$expr" | sort -u); do
     checked=$((checked + 1))
-    [ -n "$(promql_value "count({__name__=\"$m\"})")" ] && continue
-    grep -qxE "$no_hardware" <<<"$m" || missing+=("$m (in: $expr)")
+    grep -qxE "$no_hardware" <<<"$m" && continue
+    if [ -z "$(promql_value "count({__name__=\"$m\"})")" ]; then missing+=("$m (in: $expr)"); continue; fi
+    for label in $groups; do
+      [ -n "$(promql_value "count({__name__=\"$m\", $label!=\"\"})")" ] ||
+        missing+=("$m with a $label label (in: $expr)")
+    done
   done
 done <"$work/exprs.txt"
 # The pickers: pool gpu-a offers the training job llm, and llm its 8 tasks.
@@ -151,5 +158,5 @@ vars() { jq -r --arg n "$1" '.templating.list[] | select(.name == $n) | .query.q
   fail "the task picker of llm does not offer its 8 tasks"
 [ "$checked" -ge 20 ] || fail "only $checked series names in the dashboard's queries"
 [ ${#missing[@]} -eq 0 ] || fail "the dashboard queries series Prometheus does not have: ${missing[*]}"
-echo "  $checked series names of $(wc -l <"$work/exprs.txt") queries exist (no NPU and InfiniBand series here)"
+echo "  $checked series names of $(wc -l <"$work/exprs.txt") queries exist, with the labels they group by (no NPU and InfiniBand series here)"
 echo "prometheus_metrics: all checks passed"
