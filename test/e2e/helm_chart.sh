@@ -134,6 +134,20 @@ check rules '.[] | select(.kind == "PrometheusRule") | [.spec.groups[].rules[]] 
      ($r | map(.expr) | map(select(test("\\[2m\\]"))) | length > 10)]
   | select(all | not) | "PrometheusRule: \(.)"'
 check rules 'map(select(.kind == "PrometheusRule")) | select(length != 1) | "no PrometheusRule"'
+check default 'map(select(.kind == "PodMonitor")) | select(length > 0) | "a PodMonitor by default"'
+# nodeAgent.podMonitor.enabled: the agents' pods, their metrics port, honorLabels (the job label).
+render podmonitor respool --namespace respool-system --set nodeAgent.podMonitor.enabled=true \
+  --set nodeAgent.podMonitor.labels.release=kube-prometheus-stack
+check podmonitor '[.[] | select(.kind == "DaemonSet")][0] as $d | .[] | select(.kind == "PodMonitor")
+  | [.metadata.labels.release == "kube-prometheus-stack",
+     .spec.selector.matchLabels == $d.spec.selector.matchLabels,
+     .spec.podMetricsEndpoints == [{port: "http-metrics", path: "/metrics", interval: "30s", honorLabels: true}],
+     ([$d.spec.template.spec.containers[0].ports[] | select(.name == "http-metrics")] | length == 1)]
+  | select(all | not) | "PodMonitor: \(.)"'
+check podmonitor 'map(select(.kind == "PodMonitor")) | select(length != 1) | "no PodMonitor"'
+render podmonitor-no-agent respool --namespace respool-system --set nodeAgent.podMonitor.enabled=true \
+  --set nodeAgent.enabled=false
+check podmonitor-no-agent 'map(select(.kind == "PodMonitor")) | select(length > 0) | "a PodMonitor without agents"'
 check default '.[] | select(.kind == "ConfigMap" and (.metadata.name | endswith("-dashboard")))
   | select(.metadata.labels.grafana_dashboard != "1" or (.data["respool.json"] | fromjson | .panels | length) < 10)
   | "dashboard ConfigMap: sidecar label or panels missing"'
