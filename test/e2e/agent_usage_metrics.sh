@@ -29,53 +29,13 @@ for _ in $(seq 100); do [ "$(k get nodes --no-headers 2>/dev/null | wc -l)" -eq 
 node=$(k get nodes -o jsonpath='{.items[0].metadata.name}')
 k label node "$node" respool.io/pool=p >/dev/null
 
-k apply -f - >/dev/null <<EOF2
-apiVersion: batch/v1
-kind: Job
-metadata: {name: llm, namespace: default}
-spec:
-  completionMode: Indexed
-  completions: 8
-  parallelism: 8
-  template:
-    spec:
-      restartPolicy: Never
-      containers:
-      - name: train
-        image: trainer:1
-        resources: {requests: {nvidia.com/gpu: "1"}, limits: {nvidia.com/gpu: "1"}}
-EOF2
-workers() { # "index uid containerID name" of the Job's running pods
-  k get pods -l batch.kubernetes.io/job-name=llm -o json | jq -r '.items[]
-    | select(.status.phase == "Running")
-    | "\(.metadata.annotations["batch.kubernetes.io/job-completion-index"]) \(.metadata.uid) \(.status.containerStatuses[0].containerID) \(.metadata.name)"'
-}
-for _ in $(seq 300); do [ "$(workers | wc -l)" -eq 8 ] && break; sleep 0.2; done
-[ "$(workers | wc -l)" -eq 8 ] || fail "the Job's 8 workers do not run: $(k get pods -o wide)"
-
-# Worker i: pid 1000+i on GPU i at 10*i+3 percent, (i+1) GiB; the host's pid 4242 on GPU 7.
-put() { mkdir -p "$(dirname "$1")" && cat >"$1.tmp" && mv "$1.tmp" "$1"; }
-host=$work/host
-while read -r index uid id name; do
-  slice="kubepods-besteffort-pod${uid//-/_}.slice"
-  echo "0::/kubepods.slice/kubepods-besteffort.slice/$slice/cri-containerd-${id#containerd://}.scope" |
-    put "$host/proc/$((1000 + index))/cgroup"
-  [ "$index" = 3 ] && worker3=$name
-done < <(workers)
-echo "0::/system.slice/burn-in.service" | put "$host/proc/4242/cgroup"
-jq -n '{driverVersion: "550.54.15", devices: [range(8) as $i | {uuid: "GPU-\($i)",
-  name: "NVIDIA H100 80GB HBM3", utilization: {gpu: (60 + $i), memory: 10},
-  memory: {total: (80 * 1073741824), used: (20 * 1073741824)},
-  processes: ([{pid: (1000 + $i), usedGpuMemory: (($i + 1) * 1073741824), smUtil: (10 * $i + 3),
-    memUtil: $i}] + (if $i == 7 then [{pid: 4242, usedGpuMemory: 1073741824, smUtil: 50}]
-    else [] end))}]}' | put "$work/nvml.json"
-
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-RESPOOL_FAKE_NVML_FILE="$work/nvml.json" "$agent_bin" --kubeconfig "$KUBECONFIG" \
-  --node-name "$node" --host-root "$host" --nvml-library "$nvml" --checks gpu \
-  --check-period 1s --state-dir "$work/state" --metrics-bind-address "127.0.0.1:$port" \
-  --health-probe-bind-address 0 --log-format json >"$work/agent.log" 2>&1 &
-pids+=($!)
+source "$src/test/e2e/lib/gpu_job.bash"
+training_job llm "$node"
+wait_workers llm
+fake_gpu_processes llm
+worker3=${worker_pod[3]}
+start_agent "$node"
+port=$agent_port
 metrics() { curl -s --max-time 2 "http://127.0.0.1:$port/metrics"; }
 value() { # value METRIC LABEL=\"V\"...: the first matching sample's value
   local name=$1; shift

@@ -73,6 +73,9 @@ jq -r '.panels[].targets[]?.expr' "$work/dashboard.json" >"$work/exprs.txt"
 [ "$(wc -l <"$work/exprs.txt")" -ge 10 ] || fail "the dashboard has $(wc -l <"$work/exprs.txt") queries"
 checked=0
 while read -r expr; do
+  # The accelerator and task panels read the node agents' and the recording rules' ma_* series:
+  # prometheus_metrics.sh checks those in a real Prometheus.
+  if grep -qE '\bma_[a-z_]+' <<<"$expr"; then continue; fi
   metrics=$(grep -oE '\b(respool|controller_runtime|workqueue|rest_client|leader_election)_[a-z_]+' <<<"$expr" | sort -u)
   [ -n "$metrics" ] || fail "no respool metric in: $expr"
   groups=$(grep -oE 'by \([^)]*\)' <<<"$expr" | sed 's/by (//; s/)//' | tr ',' '\n' | tr -d ' ' | sort -u |

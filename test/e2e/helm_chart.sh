@@ -122,6 +122,32 @@ check default 'map(.kind) as $k | ["PodDisruptionBudget", "ServiceAccount", "Ser
   "ClusterRoleBinding", "Role", "RoleBinding", "ConfigMap", "Deployment", "CustomResourceDefinition"] - $k
   | select(length > 0) | "missing kinds: \(.)"'
 check default 'map(select(.kind == "ServiceMonitor")) | select(length > 0) | "a ServiceMonitor by default"'
+check default 'map(select(.kind == "PrometheusRule")) | select(length > 0) | "a PrometheusRule by default"'
+# prometheusRules.enabled: the rules of rules/ma.rules.yaml, with the rate window and labels given.
+render rules respool --namespace respool-system --set prometheusRules.enabled=true \
+  --set prometheusRules.rateWindow=2m --set prometheusRules.labels.release=kube-prometheus-stack
+check rules '.[] | select(.kind == "PrometheusRule") | [.spec.groups[].rules[]] as $r
+  | [.metadata.labels.release == "kube-prometheus-stack", .metadata.namespace == "respool-system",
+     ($r | map(.record) | index("ma_container_cpu_util") != null),
+     ($r | map(.record) | index("ma_node_cpu_util") != null),
+     ($r | map(.expr) | map(select(test("\\[5m\\]"))) | length == 0),
+     ($r | map(.expr) | map(select(test("\\[2m\\]"))) | length > 10)]
+  | select(all | not) | "PrometheusRule: \(.)"'
+check rules 'map(select(.kind == "PrometheusRule")) | select(length != 1) | "no PrometheusRule"'
+check default 'map(select(.kind == "PodMonitor")) | select(length > 0) | "a PodMonitor by default"'
+# nodeAgent.podMonitor.enabled: the agents' pods, their metrics port, honorLabels (the job label).
+render podmonitor respool --namespace respool-system --set nodeAgent.podMonitor.enabled=true \
+  --set nodeAgent.podMonitor.labels.release=kube-prometheus-stack
+check podmonitor '[.[] | select(.kind == "DaemonSet")][0] as $d | .[] | select(.kind == "PodMonitor")
+  | [.metadata.labels.release == "kube-prometheus-stack",
+     .spec.selector.matchLabels == $d.spec.selector.matchLabels,
+     .spec.podMetricsEndpoints == [{port: "http-metrics", path: "/metrics", interval: "30s", honorLabels: true}],
+     ([$d.spec.template.spec.containers[0].ports[] | select(.name == "http-metrics")] | length == 1)]
+  | select(all | not) | "PodMonitor: \(.)"'
+check podmonitor 'map(select(.kind == "PodMonitor")) | select(length != 1) | "no PodMonitor"'
+render podmonitor-no-agent respool --namespace respool-system --set nodeAgent.podMonitor.enabled=true \
+  --set nodeAgent.enabled=false
+check podmonitor-no-agent 'map(select(.kind == "PodMonitor")) | select(length > 0) | "a PodMonitor without agents"'
 check default '.[] | select(.kind == "ConfigMap" and (.metadata.name | endswith("-dashboard")))
   | select(.metadata.labels.grafana_dashboard != "1" or (.data["respool.json"] | fromjson | .panels | length) < 10)
   | "dashboard ConfigMap: sidecar label or panels missing"'
@@ -189,6 +215,7 @@ refuse 'workers: Must be greater than or equal to 1' --set operator.workers=0
 refuse 'leaseDuration: Does not match pattern' --set-string leaderElection.leaseDuration=15
 refuse 'nodeAgent.checks.1 must be one of' --set 'nodeAgent.checks={gpu,nvlink}'
 refuse 'nodeAgent.checkPeriod: Does not match pattern' --set-string nodeAgent.checkPeriod=30
+refuse 'prometheusRules.rateWindow: Does not match pattern' --set-string prometheusRules.rateWindow=5
 refuse 'serviceMonitor.enabled needs metrics.service.enabled' \
   --set serviceMonitor.enabled=true --set metrics.service.enabled=false
 
