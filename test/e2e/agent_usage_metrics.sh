@@ -37,12 +37,14 @@ worker3=${worker_pod[3]}
 start_agent "$node"
 port=$agent_port
 metrics() { curl -s --max-time 2 "http://127.0.0.1:$port/metrics"; }
+# awk reads to the end (no `exit`): a reader that stops early fails curl with SIGPIPE now and
+# then, and under pipefail the assignment `got=$(value ...)` would end the script silently.
 value() { # value METRIC LABEL=\"V\"...: the first matching sample's value
   local name=$1; shift
   metrics | awk -v name="$name" -v want="$*" '
-    index($0, name "{") == 1 { ok = 1; n = split(want, w, " ")
+    !found && index($0, name "{") == 1 { ok = 1; n = split(want, w, " ")
       for (i = 1; i <= n; i++) if (index($0, w[i]) == 0) ok = 0
-      if (ok) { print $NF; exit } }'
+      if (ok) { print $NF; found = 1 } }'
 }
 w3=("pool=\"p\"" "node=\"$node\"" "namespace=\"default\"" "pod=\"$worker3\"" "container=\"train\""
   "job=\"llm\"" "task=\"worker-3\"" "gpu=\"3\"")
