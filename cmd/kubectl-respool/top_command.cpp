@@ -1,5 +1,4 @@
 #include <cstdlib>
-#include <ctime>
 #include <iostream>
 
 #include "cmd/kubectl-respool/cluster.hpp"
@@ -24,11 +23,11 @@ std::string prometheus_url(const Invocation& inv) {
 std::expected<MetricSeries, std::string> query(http::Client& prometheus, const http::Url& url,
                                                std::string_view metric, const std::string& ns,
                                                const std::string& job) {
-  long long end = std::time(nullptr);
+  auto now = std::chrono::system_clock::now().time_since_epoch();
+  long long end = std::chrono::duration_cast<std::chrono::milliseconds>(now).count();
   http::Request request;
   request.method = "GET";
-  request.target =
-      query_range_target(url.path, task_metric_query(metric, ns, job), end - 3600, end);
+  request.target = query_range_target(url.path, task_metric_query(metric, ns, job), end);
   request.headers.set("Accept", "application/json");
   auto response = prometheus.send(request, std::chrono::seconds(30));
   if (!response) return std::unexpected(response.error().message);

@@ -65,8 +65,8 @@ TEST_CASE("the queries: one series per task, PromQL strings quoted, the URL enco
         R"(avg by (task) (ma_container_gpu_util{namespace="default",job="llm"}))");
   CHECK(task_metric_query("ma_container_memory_used_megabytes", "a", "b\"c") ==
         R"(sum by (task) (ma_container_memory_used_megabytes{namespace="a",job="b\"c"}))");
-  CHECK(query_range_target("/prom/", "up{a=\"b\"}", 100, 3700) ==
-        "/prom/api/v1/query_range?query=up%7Ba%3D%22b%22%7D&start=100&end=3700&step=60");
+  CHECK(query_range_target("/prom/", "up{a=\"b\"}", 3'700'250) ==
+        "/prom/api/v1/query_range?query=up%7Ba%3D%22b%22%7D&start=100.250&end=3700.250&step=60");
 }
 
 TEST_CASE("the top table: tasks in index order, a missing series is no data") {

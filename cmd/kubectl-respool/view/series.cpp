@@ -117,13 +117,18 @@ std::string task_query(std::string_view metric, std::string_view ns, std::string
          "}";
 }
 
-std::string query_range_target(std::string_view base_path, std::string_view query, long long start,
-                               long long end) {
+std::string query_range_target(std::string_view base_path, std::string_view query,
+                               long long end_millis) {
+  auto seconds = [](long long millis) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%lld.%03lld", millis / 1000, millis % 1000);
+    return std::string(buf);
+  };
   std::string path(base_path);
   while (!path.empty() && path.back() == '/')
     path.pop_back();
   return path + "/api/v1/query_range?query=" + percent_encode(query) +
-         "&start=" + std::to_string(start) + "&end=" + std::to_string(end) + "&step=60";
+         "&start=" + seconds(end_millis - 3'600'000) + "&end=" + seconds(end_millis) + "&step=60";
 }
 
 }  // namespace respool::kubectl

@@ -44,8 +44,10 @@ std::string format_value(double value);
 // grouped by the caller. Label values are quoted as PromQL strings.
 std::string task_query(std::string_view metric, std::string_view ns, std::string_view job);
 
-// The query_range request target: path and query string, step 60 s over [start, end].
-std::string query_range_target(std::string_view base_path, std::string_view query, long long start,
-                               long long end);
+// The query_range request target: path and query string, step 60 s over the hour that ends at
+// `end` (Unix time in milliseconds: whole seconds would end before a sample scraped a moment ago,
+// and the last step would miss it).
+std::string query_range_target(std::string_view base_path, std::string_view query,
+                               long long end_millis);
 
 }  // namespace respool::kubectl
