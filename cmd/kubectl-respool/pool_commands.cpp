@@ -3,6 +3,8 @@
 #include "cmd/kubectl-respool/cluster.hpp"
 #include "cmd/kubectl-respool/commands.hpp"
 #include "cmd/kubectl-respool/view/help.hpp"
+#include "cmd/kubectl-respool/view/jobs_view.hpp"
+#include "cmd/kubectl-respool/view/nodes_view.hpp"
 #include "cmd/kubectl-respool/view/pool_view.hpp"
 #include "cmd/kubectl-respool/view/yaml.hpp"
 

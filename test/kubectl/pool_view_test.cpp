@@ -3,6 +3,8 @@
 #include <catch2/catch.hpp>
 
 #include "apimachinery/time.hpp"
+#include "cmd/kubectl-respool/view/jobs_view.hpp"
+#include "cmd/kubectl-respool/view/nodes_view.hpp"
 #include "cmd/kubectl-respool/view/pool_view.hpp"
 
 using namespace respool::kubectl;

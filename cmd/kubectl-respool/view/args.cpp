@@ -55,6 +55,34 @@ std::vector<std::string> take_command(std::vector<std::string>& words) {
   return command;
 }
 
+// The flag at argv[i] (and its value, which may be the next word) into `inv`: the index of the
+// last word it took, or the usage error.
+std::expected<std::size_t, std::string> read_flag(const std::vector<std::string>& argv,
+                                                  std::size_t i, Invocation& inv) {
+  const std::string& a = argv[i];
+  const FlagSpec* spec = nullptr;
+  std::optional<std::string> value;
+  if (a[1] == '-') {
+    auto eq = a.find('=');
+    std::string name = a.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
+    spec = find_long(name);
+    if (!spec) return std::unexpected("unknown flag: --" + name);
+    if (eq != std::string::npos) value = a.substr(eq + 1);
+  } else {
+    spec = find_short(a[1]);
+    if (!spec)
+      return std::unexpected("unknown shorthand flag: '" + std::string(1, a[1]) + "' in " + a);
+    if (a.size() > 2) value = a.substr(a[2] == '=' ? 3 : 2);
+  }
+  if (!value) {
+    if (i + 1 >= argv.size())
+      return std::unexpected("flag needs an argument: --" + std::string(spec->long_name));
+    value = argv[++i];
+  }
+  if (auto set = set_flag(inv, spec->long_name, *value); !set) return std::unexpected(set.error());
+  return i;
+}
+
 }  // namespace
 
 bool is_command(const std::vector<std::string>& command) {
@@ -66,9 +94,6 @@ bool is_command(const std::vector<std::string>& command) {
 std::expected<Invocation, UsageError> parse_args(const std::vector<std::string>& argv) {
   Invocation inv;
   std::vector<std::string> words;
-  auto usage = [&](std::string message) {
-    return std::unexpected(UsageError{std::move(message), take_command(words)});
-  };
   for (std::size_t i = 0; i < argv.size(); ++i) {
     const std::string& a = argv[i];
     if (a == "--") {
@@ -77,31 +102,13 @@ std::expected<Invocation, UsageError> parse_args(const std::vector<std::string>&
     }
     if (a == "-h" || a == "--help") {
       inv.help = true;
-      continue;
-    }
-    if (a.size() < 2 || a[0] != '-') {
+    } else if (a.size() < 2 || a[0] != '-') {
       words.push_back(a);
-      continue;
-    }
-    const FlagSpec* spec = nullptr;
-    std::optional<std::string> value;
-    if (a[1] == '-') {
-      auto eq = a.find('=');
-      std::string name = a.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
-      spec = find_long(name);
-      if (!spec) return usage("unknown flag: --" + name);
-      if (eq != std::string::npos) value = a.substr(eq + 1);
+    } else if (auto next = read_flag(argv, i, inv); next) {
+      i = *next;
     } else {
-      spec = find_short(a[1]);
-      if (!spec) return usage("unknown shorthand flag: '" + std::string(1, a[1]) + "' in " + a);
-      if (a.size() > 2) value = a.substr(a[2] == '=' ? 3 : 2);
+      return std::unexpected(UsageError{next.error(), take_command(words)});
     }
-    if (!value) {
-      if (i + 1 >= argv.size())
-        return usage("flag needs an argument: --" + std::string(spec->long_name));
-      value = argv[++i];
-    }
-    if (auto set = set_flag(inv, spec->long_name, *value); !set) return usage(set.error());
   }
   inv.command = take_command(words);
   inv.args = std::move(words);
