@@ -5,8 +5,10 @@
 #   1000 show positions 3, 2, 1 in `kubectl respool jobs`, and a higher-priority Job arriving
 #   last moves to position 1; a pool that does not exist is kubectl's NotFound, an unknown flag
 #   a usage error (exit 1);
-#   top job: an 8-worker Job on the pool's node, the node agent with the test NVML library
-#   reporting each worker's GPU use, a real Prometheus (Debian's package) scraping the agent
+#   the kubeconfig from --kubeconfig/--context, KUBECONFIG or ~/.kube/config;
+#   top job: an 8-worker Job on a GPU node of its own (a flavor no pool claims, so that the
+#   queue's Jobs stay as they are), the node agent with the test NVML library reporting each
+#   worker's GPU use, a real Prometheus (Debian's package) scraping the agent
 #   every second: `kubectl respool top job llm` prints worker-3's gpu_util as the library
 #   reports it. Without prometheus that part is skipped.
 # Usage: kubectl_respool.sh BUILD_DIR SOURCE_DIR
@@ -40,6 +42,7 @@ free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1
 cat >"$work/nodes.yaml" <<'YAML'
 nodes:
 - {flavor: gpu-8x-a100, zone: az-1, count: 1, namePrefix: g, capacity: {cpu: "96", memory: 1Ti, pods: "110", nvidia.com/gpu: "8"}}
+- {flavor: test-gpu, zone: az-1, count: 1, namePrefix: t, capacity: {cpu: "96", memory: 1Ti, pods: "110", nvidia.com/gpu: "8"}, labels: {respool.test/top: "yes"}}
 YAML
 start_sandbox --nodes "$work/nodes.yaml"
 install_api
@@ -71,6 +74,18 @@ kubectl respool status q -o yaml | has '^kind: ResourcePool$' || fail "status q 
 kubectl respool nodes q -o wide | tee "$work/nodes.txt"
 grep -Eq "^$node +Available +<none> +" "$work/nodes.txt" || fail "nodes row: $(cat "$work/nodes.txt")"
 head -1 "$work/nodes.txt" | has 'OPERATION-PHASE' || fail "nodes -o wide columns"
+
+echo "--- the kubeconfig as kubectl finds it: --kubeconfig and --context, else ~/.kube/config"
+ctx=$(kubectl config current-context)
+mkdir -p "$work/home/.kube"
+cp "$KUBECONFIG" "$work/home/.kube/config"
+env -u KUBECONFIG HOME="$work/nohome" kubectl respool status --kubeconfig "$KUBECONFIG" --context "$ctx" |
+  has '^q ' || fail "--kubeconfig and --context"
+env -u KUBECONFIG HOME="$work/home" kubectl respool status | has '^q ' || fail "~/.kube/config"
+set +e
+kubectl respool status --context nope >/dev/null 2>"$work/err.txt"; rc=$?
+set -e
+[ $rc = 1 ] && has 'context "nope"' "$work/err.txt" || fail "an unknown context ($rc): $(cat "$work/err.txt")"
 
 echo "--- errors as kubectl words them"
 set +e
@@ -139,10 +154,24 @@ if ! command -v prometheus >/dev/null; then
   exit 0
 fi
 echo "--- top job: the node agent's series through a real Prometheus"
-k delete job filler high low mid urgent --wait=false >/dev/null
-k delete pods -l batch.kubernetes.io/job-name --grace-period=0 --force >/dev/null 2>&1 || true
-for _ in $(seq 150); do [ "$(k get pods -l batch.kubernetes.io/job-name --no-headers 2>/dev/null | wc -l)" = 0 ] && break; sleep 0.2; done
-job llm 0 1 8
+k apply -f - >/dev/null <<'YAML'
+apiVersion: batch/v1
+kind: Job
+metadata: {name: llm, namespace: default}
+spec:
+  completionMode: Indexed
+  completions: 8
+  parallelism: 8
+  template:
+    metadata: {annotations: {sandbox.respool.io/log-interval: "60"}}
+    spec:
+      restartPolicy: Never
+      nodeSelector: {respool.test/top: "yes"}
+      containers:
+      - name: train
+        image: trainer:1
+        resources: {requests: {nvidia.com/gpu: "1"}, limits: {nvidia.com/gpu: "1"}}
+YAML
 agent_bin=$build/agent/respool-node-agent
 nvml=$build/agent/testlibs/libnvidia-ml-fake.so
 [ -x "$agent_bin" ] && [ -f "$nvml" ] || fail "respool-node-agent or the test NVML library not built in $build"
@@ -151,7 +180,17 @@ workers() { # "index uid containerID" of the Job's running pods
     | select(.status.phase == "Running")
     | "\(.metadata.annotations["batch.kubernetes.io/job-completion-index"]) \(.metadata.uid) \(.status.containerStatuses[0].containerID)"'
 }
-for _ in $(seq 300); do [ "$(workers | wc -l)" -eq 8 ] && break; sleep 0.2; done
+# The sandbox's scheduler may count a just-bound pod twice for a moment, turn a worker away, and
+# not look at it again until the pod changes: a real scheduler retries unschedulable pods
+# periodically, so the script nudges the waiting ones (an annotation) now and then.
+for i in $(seq 300); do
+  [ "$(workers | wc -l)" -eq 8 ] && break
+  if [ $((i % 10)) = 0 ]; then
+    k get pods -l batch.kubernetes.io/job-name=llm --field-selector status.phase=Pending -o name |
+      xargs -r -I{} kubectl annotate --overwrite {} "respool.test/nudge=$i" >/dev/null 2>&1 || true
+  fi
+  sleep 0.2
+done
 [ "$(workers | wc -l)" -eq 8 ] || fail "the Job's 8 workers do not run: $(k get pods -o wide)"
 # Worker i: pid 1000+i on GPU i at 10*i+3 percent, (i+1) GiB, in its container's cgroup.
 put() { mkdir -p "$(dirname "$1")" && cat >"$1.tmp" && mv "$1.tmp" "$1"; }
@@ -168,7 +207,7 @@ jq -n '{driverVersion: "550.54.15", devices: [range(8) as $i | {uuid: "GPU-\($i)
     memUtil: $i}]}]}' | put "$work/nvml.json"
 agent_port=$(free_port)
 RESPOOL_FAKE_NVML_FILE="$work/nvml.json" "$agent_bin" --kubeconfig "$KUBECONFIG" \
-  --node-name "$node" --host-root "$host" --nvml-library "$nvml" --checks gpu \
+  --node-name t-1 --host-root "$host" --nvml-library "$nvml" --checks gpu \
   --check-period 1s --state-dir "$work/agent-state" --metrics-bind-address "127.0.0.1:$agent_port" \
   --health-probe-bind-address 0 --log-format json >"$work/agent.log" 2>&1 &
 pids+=($!)
