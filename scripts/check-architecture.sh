@@ -45,6 +45,7 @@ check_includes operator/ 'apimachinery/|operator/'
 check_includes reconcilers/policy/ 'apimachinery/|reconcilers/policy/'
 check_includes reconcilers/ 'apimachinery/|operator/|reconcilers/'
 check_includes cmd/ 'apimachinery/|cmd/|operator/|reconcilers/'
+check_includes cmd/kubectl-respool/view/ 'apimachinery/|cmd/kubectl-respool/view/|reconcilers/policy/'
 check_includes sandbox/ 'apimachinery/|sandbox/|operator/'
 check_includes agent/ 'apimachinery/|agent/|operator/|reconcilers/policy/'
 
