@@ -9,6 +9,8 @@
 #     (the agent's job label survives the scrape: honor_labels);
 #   ma_container_cpu_util{job="llm",task="worker-3"} is the stand-in's known rate over the
 #     container's CPU limit, and the memory series its known working set;
+#   `kubectl respool top job llm` (the plugin, found by the real kubectl on PATH) prints worker
+#     3's GPU use, cpu and memory as Prometheus has them, one row per task and series;
 #   every series the Grafana dashboard queries exists.
 # Skips (exit 0) without prometheus and promtool.
 # Usage: prometheus_metrics.sh BUILD_DIR SOURCE_DIR
@@ -19,8 +21,8 @@ for tool in helm jq curl python3; do
   command -v $tool >/dev/null || { echo "$tool is not installed (scripts/install-deps.sh): skipped"; exit 0; }
 done
 [ -x "$build/agent/respool-node-agent" ] && [ -f "$build/agent/testlibs/libnvidia-ml-fake.so" ] &&
-  [ -x "$build/respool-sandbox" ] && [ -x "$build/respool-operator" ] ||
-  { echo "respool-node-agent, the test NVML, respool-operator or respool-sandbox not built: skipped"; exit 0; }
+  [ -x "$build/respool-sandbox" ] && [ -x "$build/respool-operator" ] && [ -x "$build/kubectl-respool" ] ||
+  { echo "respool-node-agent, the test NVML, respool-operator, respool-sandbox or kubectl-respool not built: skipped"; exit 0; }
 source "$src/test/e2e/lib/sandbox.bash"
 source "$src/test/e2e/lib/prometheus.bash"
 source "$src/test/e2e/lib/gpu_job.bash"
@@ -121,6 +123,32 @@ for q in "avg by (job, task) (avg_over_time(ma_container_cpu_util{$w3}[1m]))" \
          "100 * sum by (job, task) (avg_over_time(ma_container_gpu_memory_used_megabytes{$w3}[1m])) / sum by (job, task) (avg_over_time(ma_container_gpu_memory_total_megabytes{$w3}[1m]))"; do
   [ -n "$(promql_value "$q")" ] || fail "004's query returns nothing: $q"
 done
+
+echo "--- kubectl respool top job: the same series, per task, over the last hour"
+mkdir -p "$work/bin"
+ln -s "$(realpath "$build/kubectl-respool")" "$work/bin/kubectl-respool"
+export PATH="$work/bin:$PATH"
+kubectl respool top job llm -n default --prometheus-url "$prom" | tee "$work/top.txt"
+head -1 "$work/top.txt" | grep -Eq '^TASK +SERIES +LATEST +MIN +MAX +LAST-HOUR$' || fail "top columns"
+grep -Eq '^worker-3 +gpu_util +33 +33 +33 +▁+$' "$work/top.txt" || fail "worker-3's gpu_util row"
+grep -Eq '^worker-3 +gpu_memory_used_megabytes +4096 ' "$work/top.txt" || fail "worker-3's GPU memory row"
+row=$(grep -E '^worker-3 +cpu_util ' "$work/top.txt") || fail "no cpu_util row of worker-3"
+near "$(awk '{print $3}' <<<"$row")" 25 || fail "worker-3's cpu_util row: $row"
+grep -Eq '^worker-3 +memory_used_megabytes +1024 +1024 +1024 ' "$work/top.txt" || fail "worker-3's memory row"
+for series in gpu_util cpu_util; do
+  [ "$(grep -Ec "^worker-[0-7] +$series " "$work/top.txt")" = 8 ] || fail "not one $series row per task"
+done
+grep -Eq '^<none> +npu_util +no data' "$work/top.txt" || fail "npu_util is not 'no data'"
+RESPOOL_PROMETHEUS_URL=$prom kubectl respool top job llm -o json >"$work/top.json"
+[ "$(jq '[.metrics[] | select(.metric == "ma_container_gpu_util") | .series[]] | length' "$work/top.json")" = 8 ] ||
+  fail "top -o json (RESPOOL_PROMETHEUS_URL)"
+set +e
+kubectl respool top job nope --prometheus-url "$prom" >/dev/null 2>"$work/err.txt"; rc=$?
+kubectl respool top job llm --prometheus-url "http://127.0.0.1:$(free_port)" >/dev/null 2>"$work/err2.txt"; rc2=$?
+set -e
+[ $rc = 1 ] && has -x 'Error from server (NotFound): jobs.batch "nope" not found' "$work/err.txt" ||
+  fail "top job nope ($rc): $(cat "$work/err.txt")"
+[ $rc2 = 1 ] && has '^error: Prometheus at ' "$work/err2.txt" || fail "Prometheus down ($rc2): $(cat "$work/err2.txt")"
 
 echo "--- every series the dashboard queries exists in Prometheus, with the labels it groups by"
 # Every counter the dashboard reads exists from the pool's first status on (at 0), so every name
