@@ -113,7 +113,12 @@ Outcome<runtime::ReconcileResult> PoolJobsReconciler::reconcile(const std::strin
     memory_.erase(name);
     return runtime::ReconcileResult::done();
   }
-  const json cached = pool->object.value("status", json::object()).value("jobs", json());
+  // Q4: nothing before the pool controller's first status. A write now would make that first
+  // guarded write lose to a conflict, and the pool its Creating phase and event.
+  const json status = pool->object.value("status", json::object());
+  if (!status.contains("phase"))
+    return runtime::ReconcileResult::done();  // its write brings it back
+  const json cached = status.value("jobs", json());
   Memory memory;
   {
     std::lock_guard lock(mu_);

@@ -91,9 +91,14 @@ std::string dump(Harness& h) {
 }  // namespace
 
 TEST_CASE("pending jobs show their queue positions in status.jobs and are told once",
-          "[rule:Q1][rule:Q2][rule:Q3][rule:Q5]") {
+          "[rule:Q1][rule:Q2][rule:Q3][rule:Q4][rule:Q5]") {
   Harness h({.nodes_yaml = gpu_nodes(1), .time_scale = 10.0});
   gpu_pool(h, kPool, 1);
+  // Q4: the jobs controller writes nothing before the pool's first status, which keeps its
+  // Creating phase and the event of its change to Running.
+  REQUIRE(h.eventually([&] {
+    return h.has_event(kPool, "PoolStatusChange", "Pool status changed, from Creating to Running.");
+  }));
   h.apply(job_manifest("filler", 0), kube::resources::jobs);
   REQUIRE(h.eventually([&] {
     const Json jobs = jobs_status(h);
