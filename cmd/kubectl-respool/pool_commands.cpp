@@ -80,6 +80,9 @@ int run_jobs(const Invocation& inv) {
   if (!nodes) return fail(nodes.error());
   kube::ListOptions options;
   options.limit = 500;  // pages: a large cluster's pods are not one answer
+  // A finished pod runs no job: the server leaves them out (a cluster keeps many Job pods that
+  // ended), as `kubectl describe node` asks for a node's pods.
+  options.field_selector = "status.phase!=Succeeded,status.phase!=Failed";
   auto pods = client.list(kube::resources::pods, "", options);
   if (!pods) return fail(pods.error());
   if (print_data(inv, jobs_data(*object, *nodes, *pods))) return 0;

@@ -1,7 +1,7 @@
 #include "cmd/kubectl-respool/view/jobs_view.hpp"
 
-#include <algorithm>
 #include <map>
+#include <set>
 #include <tuple>
 
 #include "cmd/kubectl-respool/view/object_read.hpp"
@@ -28,13 +28,14 @@ struct RunningJob {
 
 std::map<std::tuple<std::string, std::string, std::string>, RunningJob> running_jobs(
     const Json& nodes, const Json& pods) {
-  std::vector<std::string> pool_nodes;
+  // A set: every pod of the cluster is looked up in it.
+  std::set<std::string, std::less<>> pool_nodes;
   for (const Json& node : items(nodes))
-    pool_nodes.push_back(str(node, {"metadata", "name"}));
+    pool_nodes.insert(str(node, {"metadata", "name"}));
   std::map<std::tuple<std::string, std::string, std::string>, RunningJob> jobs;
   for (const Json& pod : items(pods)) {
     auto node = policy::running_job_node(pod);
-    if (!node || std::ranges::find(pool_nodes, *node) == pool_nodes.end()) continue;
+    if (!node || !pool_nodes.contains(*node)) continue;
     auto [kind, name] = owner_of(pod);
     RunningJob& job = jobs[{str(pod, {"metadata", "namespace"}), kind, name}];
     ++job.pods;
