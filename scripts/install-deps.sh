@@ -30,8 +30,12 @@ if [ ${#missing[@]} -gt 0 ]; then
   if [ ! -e "$policy" ]; then
     printf '#!/bin/sh\nexit 101\n' >"$policy" && chmod 0755 "$policy" && own_policy=1
   fi
-  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  # The policy goes whether the install succeeds or not: left behind, it would stop every
+  # daemon a later install on this machine brings.
+  installed=0
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null && installed=1
   if [ $own_policy = 1 ]; then rm -f "$policy"; fi
+  [ $installed = 1 ] || { echo "install-deps: apt-get install failed" >&2; exit 1; }
   if printf '%s\n' "${missing[@]}" | grep -qx prometheus && command -v systemctl >/dev/null &&
      [ -d /run/systemd/system ]; then
     systemctl disable --now prometheus >/dev/null 2>&1 || true
