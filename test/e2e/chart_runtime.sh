@@ -52,11 +52,7 @@ mapfile -t args < <(grep -v -e '^--catalog=' -e '^--metrics-bind-address=' \
   --audit-log "$work/audit.jsonl" >"$work/operator.log" 2>&1 &
 pids+=($!)
 k apply -f "$src/examples/network.yaml" -f "$src/examples/resourcepool.yaml" >/dev/null
-for _ in $(seq 300); do
-  [ "$(k get rp gpu-a -o jsonpath='{.status.phase}')" = Running ] && break
-  sleep 0.1
-done
-[ "$(k get rp gpu-a -o jsonpath='{.status.phase}')" = Running ] || fail "gpu-a is not Running"
+wait_pool_running gpu-a
 port=$(grep -m1 '"starting"' "$work/operator.log" | grep -o '"metricsPort":[0-9]*' | cut -d: -f2)
 health=$(grep -m1 '"starting"' "$work/operator.log" | grep -o '"healthPort":[0-9]*' | cut -d: -f2)
 curl -sf "http://127.0.0.1:$health/readyz" >/dev/null || fail "/readyz is not ok"

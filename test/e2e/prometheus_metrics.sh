@@ -49,11 +49,7 @@ operator_port=$(free_port)
   --health-probe-bind-address 0 --audit-log "$work/audit.jsonl" >"$work/operator.log" 2>&1 &
 pids+=($!)
 k apply -f "$src/examples/network.yaml" -f "$src/examples/resourcepool.yaml" >/dev/null
-for _ in $(seq 300); do
-  [ "$(k get rp gpu-a -o jsonpath='{.status.phase}')" = Running ] && break
-  sleep 0.1
-done
-[ "$(k get rp gpu-a -o jsonpath='{.status.phase}')" = Running ] || fail "gpu-a is not Running"
+wait_pool_running gpu-a
 node=$(k get nodes -l respool.io/pool=gpu-a,node.kubernetes.io/instance-type=gpu-8x-a100 \
   -o jsonpath='{.items[0].metadata.name}')
 [ -n "$node" ] || fail "gpu-a has no GPU node: $(k get nodes --show-labels)"

@@ -34,6 +34,15 @@ start_sandbox() {
   [ -f "$KUBECONFIG" ] || fail "respool-sandbox wrote no kubeconfig"
 }
 
+# wait_pool_running NAME: the pool's phase is Running within 30 s, else the test fails.
+wait_pool_running() {
+  for _ in $(seq 300); do
+    [ "$(k get rp "$1" -o jsonpath='{.status.phase}')" = Running ] && return 0
+    sleep 0.1
+  done
+  fail "pool $1 is not Running: $(k get rp "$1" -o jsonpath='{.status}' 2>&1)"
+}
+
 # install_api: the CRDs of crds/ (established) and the operator's namespace.
 install_api() {
   k apply -f "$src/crds/" >/dev/null
