@@ -22,12 +22,10 @@ std::string prometheus_url(const Invocation& inv) {
 // give (down, a bad query) is an error, a metric it does not have is an empty result.
 std::expected<MetricSeries, std::string> query(http::Client& prometheus, const http::Url& url,
                                                std::string_view metric, const std::string& ns,
-                                               const std::string& job) {
-  auto now = std::chrono::system_clock::now().time_since_epoch();
-  long long end = std::chrono::duration_cast<std::chrono::milliseconds>(now).count();
+                                               const std::string& job, long long end_millis) {
   http::Request request;
   request.method = "GET";
-  request.target = query_range_target(url.path, task_metric_query(metric, ns, job), end);
+  request.target = query_range_target(url.path, task_metric_query(metric, ns, job), end_millis);
   request.headers.set("Accept", "application/json");
   auto response = prometheus.send(request, std::chrono::seconds(30));
   if (!response) return std::unexpected(response.error().message);
@@ -57,9 +55,13 @@ int run_top_job(const Invocation& inv) {
   options.endpoint = *url;
   options.connect_timeout = std::chrono::seconds(5);
   http::Client prometheus(options);
+  // One hour for every series, so that their minutes line up.
+  const long long end = std::chrono::duration_cast<std::chrono::milliseconds>(
+                            std::chrono::system_clock::now().time_since_epoch())
+                            .count();
   std::vector<MetricSeries> metrics;
   for (std::string_view metric : kTaskMetrics) {
-    auto result = query(prometheus, *url, metric, cluster->ns, job);
+    auto result = query(prometheus, *url, metric, cluster->ns, job, end);
     if (!result)
       return std::cerr << "error: Prometheus at " << base << ": " << result.error() << "\n", 1;
     metrics.push_back(std::move(*result));
