@@ -191,6 +191,7 @@ scenarios() {
   wait_for "leader election: the Lease renewed" lease_renewed "$first_renew" || return 1
   api POST $rp/networks "$work/network.json" >/dev/null
   api POST $rp/resourcepools "$work/pool.json" >/dev/null
+  training_pool_begin
   wait_for "network: net-a Ready" is $net '.status.conditions[]? | select(.type == "Ready") | .status' True ||
     return 1
   wait_for "pool: gpu-a Running" is $pool .status.phase Running || return 1
@@ -201,6 +202,7 @@ scenarios() {
     is "/apis/apps/v1/namespaces/$ns/daemonsets/gpu-a-gpu-driver" .spec.updateStrategy.type OnDelete || return 1
   wait_for "events: the pool's status change recorded" event_seen PoolStatusChange "from Creating to Running" ||
     return 1
+  training_hang_begin || return 1
 
   # A second pool, with remediation: its node's fault (remediation_fault) lasts 30 s over the
   # next steps, then remediation_end waits for the automatic Reset.
@@ -228,9 +230,10 @@ scenarios() {
   grace=12 wait_for "catalog: the plug-in updated to the new image" \
     eval '[ "$(plugin_image)" = registry.example/respool/training-agent:1.4.3 ]' || return 1
 
-  remediation_end || return 1
+  # The remediation's 30 s and the hang's minute run while these go on.
   if $nodeops; then nodeop_scenarios || return 1; fi
   driver_scenarios || return 1
+  remediation_end || return 1
   training_scenarios || return 1
 
   # A node fault makes the pool Degraded; the repaired node clears it.
@@ -343,22 +346,33 @@ driver_scenarios() {
 # Training jobs (fault-tolerance/* annotations): one whose worker's node turns NotReady is
 # restarted as a whole (suspended, startTime cleared, resumed); one that hangs is restarted in
 # place (its log read through pods/log, its process stopped through pods/exec) once its 1-minute
-# window has passed.
-training_job() { # training_job NAME ANNOTATIONS-JSON TEMPLATE-ANNOTATIONS-JSON
+# window has passed. The hanging one runs in a pool of its own (ft, one cpu-64c node) from the
+# start, so that its minute passes while the other scenarios go on, and so that the NotReady
+# node of the other, in gpu-a, is never its own.
+training_job() { # training_job NAME POOL ANNOTATIONS-JSON TEMPLATE-ANNOTATIONS-JSON
   api POST /apis/batch/v1/namespaces/default/jobs - >/dev/null <<JSON
 {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "$1", "namespace": "default",
-  "annotations": $2},
+  "annotations": $3},
  "spec": {"completionMode": "Indexed", "completions": 1, "parallelism": 1, "backoffLimit": 10,
-  "template": {"metadata": {"annotations": $3},
-   "spec": {"restartPolicy": "OnFailure", "nodeSelector": {"respool.io/pool": "gpu-a"},
+  "template": {"metadata": {"annotations": $4},
+   "spec": {"restartPolicy": "OnFailure", "nodeSelector": {"respool.io/pool": "$2"},
     "tolerations": [{"key": "respool.io/pool", "operator": "Exists"}],
     "containers": [{"name": "train", "image": "registry.example/trainer:1"}]}}}}
 JSON
 }
-training_scenarios() {
-  training_job ft-hang '{"fault-tolerance/hang-retry": "true", "respool.io/hang-timeout": "1m"}' \
+training_pool_begin() {
+  api POST $rp/resourcepools - >/dev/null <<'JSON'
+{"apiVersion": "respool.io/v1alpha1", "kind": "ResourcePool", "metadata": {"name": "ft"},
+ "spec": {"network": "net-a", "jobTypes": ["Training"], "resources": [{"flavor": "cpu-64c", "count": 1}]}}
+JSON
+}
+training_hang_begin() {
+  wait_for "training job: pool ft Running" is $rp/resourcepools/ft .status.phase Running || return 1
+  training_job ft-hang ft '{"fault-tolerance/hang-retry": "true", "respool.io/hang-timeout": "1m"}' \
     '{"sandbox.respool.io/log-interval": "10", "sandbox.respool.io/hang": "true"}'
-  training_job ft-fault '{"fault-tolerance/job-retry-num": "1"}' '{"sandbox.respool.io/log-interval": "10"}'
+}
+training_scenarios() {
+  training_job ft-fault gpu-a '{"fault-tolerance/job-retry-num": "1"}' '{"sandbox.respool.io/log-interval": "10"}'
   local pods=/api/v1/namespaces/default/pods jobs=/apis/batch/v1/namespaces/default/jobs node
   wait_for "training job: its worker running" \
     eval 'get "$pods?labelSelector=batch.kubernetes.io%2Fjob-name%3Dft-fault" | jq -e ".items[0].status.phase == \"Running\""' ||
@@ -372,6 +386,9 @@ training_scenarios() {
   grace=10 limit=100 wait_for "training job: a hang restarted in place" \
     eval 'get "$pods?labelSelector=batch.kubernetes.io%2Fjob-name%3Dft-hang" | jq -e ".items[0].status.containerStatuses[0].restartCount >= 1"' ||
     return 1
+  # Gone before the network's deletion, whose InUse event then names gpu-a alone.
+  api DELETE $rp/resourcepools/ft >/dev/null
+  wait_for "training job: pool ft gone" gone $rp/resourcepools/ft || return 1
 }
 
 # round NAME RBAC-JSONL VERB RESOURCE WRITE: one sandbox, the operator bound by RBAC-JSONL, the
