@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "reconcilers/policy/failure_catalogue.hpp"
 #include "reconcilers/policy/names.hpp"
 #include "reconcilers/policy/placeholders.hpp"
 
@@ -271,6 +272,9 @@ std::expected<Catalog, std::string> parse_catalog(const json& document) {
       *target = *parsed;
     }
   }
+  auto failures = FailureCatalogue::parse(document.value("failures", json()));
+  if (!failures) return Error(failures.error());
+  catalog.failures = std::make_shared<const FailureCatalogue>(std::move(*failures));
   return catalog;
 }
 

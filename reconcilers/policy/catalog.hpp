@@ -11,6 +11,7 @@
 
 #include <expected>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -23,6 +24,8 @@
 #include "reconcilers/policy/types.hpp"
 
 namespace respool::policy {
+
+class FailureCatalogue;  // failure_catalogue.hpp
 
 struct Accelerator {
   AcceleratorType type = AcceleratorType::None;
@@ -61,6 +64,9 @@ struct Catalog {
   std::string reset_image;
   // Addition: `nodeOperations: {replacementsPerDay: 20%, concurrentReplacements: 5%}`.
   ReplacementLimits replacement_limits;
+  // Addition: `failures`, the known training failures code-error detection recognises (O3, O7);
+  // parse_catalog always sets it (empty without the list); null in a hand-built Catalog.
+  std::shared_ptr<const FailureCatalogue> failures;
 
   const Flavor* flavor(std::string_view name) const;
   // The flavor whose nodes carry this flavor-label value.
