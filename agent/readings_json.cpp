@@ -58,6 +58,13 @@ Json reading(const DcmiReading<T>& r) {
             {"singleBitErrors", r.value.single_bit_error_cnt},
             {"doubleBitIsolatedPages", r.value.double_bit_isolated_pages_cnt},
             {"singleBitIsolatedPages", r.value.single_bit_isolated_pages_cnt}};
+  } else if constexpr (std::is_same_v<T, dcmi::HbmInfo>) {
+    return {{"totalMegabytes", r.value.memory_size}, {"usedMegabytes", r.value.memory_usage}};
+  } else if constexpr (std::is_same_v<T, std::vector<dcmi::ProcMemInfo>>) {
+    Json out = Json::array();
+    for (const auto& p : r.value)
+      out.push_back({{"pid", p.proc_id}, {"memoryBytes", p.proc_mem_usage}});
+    return out;
   } else {
     return r.value;
   }
@@ -137,7 +144,9 @@ Json to_json(const NpuReadings& r) {
                        {"hbmEcc", reading(d.hbm_ecc)},
                        {"errorCodes", d.error_codes.ok() ? codes : reading(d.error_codes)},
                        {"aiCoreUtil", reading(d.ai_core_util)},
-                       {"hbmUtil", reading(d.hbm_util)}});
+                       {"hbmUtil", reading(d.hbm_util)},
+                       {"hbm", reading(d.hbm)},
+                       {"processes", reading(d.processes)}});
   }
   static constexpr const char* kStates[] = {"Loaded", "Missing", "InitFailed", "BadLibrary",
                                             "TimedOut"};

@@ -10,6 +10,7 @@ const Labels kNpu{"pool", "node", "npu"};
 const Labels kPort{"pool", "node", "device", "port"};
 const Labels kContainer{"pool", "node", "namespace", "pod", "container",
                         "job",  "task", "gpu",       "uuid"};
+const Labels kContainerNpu{"pool", "node", "namespace", "pod", "container", "job", "task", "npu"};
 constexpr double kMiB = 1024.0 * 1024.0;
 
 runtime::GaugeFamily& gauge(runtime::Registry& r, const char* name, const char* help,
@@ -32,6 +33,10 @@ UsageMetrics::UsageMetrics(runtime::Registry& r, usage::CgroupReader cgroup, usa
       npu_util_(gauge(r, "ma_node_npu_util", "NPU AI Core usage (percent)", kNpu)),
       npu_memory_util_(
           gauge(r, "ma_node_npu_memory_util", "NPU on-chip memory (HBM) in use (percent)", kNpu)),
+      npu_memory_total_(gauge(r, "ma_node_npu_memory_total_megabytes",
+                              "Total NPU on-chip memory (HBM, MB as DCMI reports it)", kNpu)),
+      npu_memory_used_(gauge(r, "ma_node_npu_mem_used_megabytes",
+                             "Used NPU on-chip memory (HBM, MB as DCMI reports it)", kNpu)),
       ib_received_(r.counter("ma_node_infiniband_port_received_data_bytes_total",
                              "Data received on all VLs of the port (PortRcvData x 4), bytes",
                              kPort)),
@@ -60,7 +65,18 @@ UsageMetrics::UsageMetrics(runtime::Registry& r, usage::CgroupReader cgroup, usa
                                     kContainer)),
       container_memory_util_(gauge(r, "ma_container_gpu_memory_util",
                                    "GPU memory the container uses over the GPU's total (percent)",
-                                   kContainer)) {}
+                                   kContainer)),
+      container_npu_util_(gauge(r, "ma_container_npu_util",
+                                "AI Core usage of the NPU the container holds alone (percent)",
+                                kContainerNpu)),
+      container_npu_memory_used_(gauge(r, "ma_container_npu_memory_used_megabytes",
+                                       "NPU memory the container's processes use (MB of 2^20 "
+                                       "bytes)",
+                                       kContainerNpu)),
+      container_npu_memory_total_(gauge(r, "ma_container_npu_memory_total_megabytes",
+                                        "Total on-chip memory (HBM) of the NPU the container "
+                                        "uses (MB)",
+                                        kContainerNpu)) {}
 
 void UsageMetrics::observe(const PeriodReadings& readings, const NodeIdentity& node) {
   observe_gpus(readings.gpu, node);
@@ -68,6 +84,7 @@ void UsageMetrics::observe(const PeriodReadings& readings, const NodeIdentity& n
   observe_infiniband(readings.infiniband, node);
   if (pods_) {
     observe_containers(usage::container_gpu_usage(readings.gpu, cgroup_, pods_), node);
+    observe_npu_containers(usage::container_npu_usage(readings.npu, cgroup_, pods_), node);
   }
 }
 
@@ -90,9 +107,13 @@ void UsageMetrics::observe_npus(const NpuReadings& r, const NodeIdentity& node) 
     Labels labels{node.pool, node.node, std::to_string(d.card) + "/" + std::to_string(d.device)};
     if (d.ai_core_util.ok()) npu_util_.set(labels, d.ai_core_util.value);
     if (d.hbm_util.ok()) npu_memory_util_.set(labels, d.hbm_util.value);
+    if (d.hbm.ok()) {
+      npu_memory_total_.set(labels, double(d.hbm.value.memory_size));
+      npu_memory_used_.set(labels, double(d.hbm.value.memory_usage));
+    }
   }
-  npu_util_.sweep();
-  npu_memory_util_.sweep();
+  for (auto* family : {&npu_util_, &npu_memory_util_, &npu_memory_total_, &npu_memory_used_})
+    family->sweep();
 }
 
 void UsageMetrics::observe_infiniband(const IbReadings& r, const NodeIdentity& node) {
@@ -124,6 +145,20 @@ void UsageMetrics::observe_containers(const std::vector<usage::ContainerGpuUsage
   for (auto* family :
        {&container_util_, &container_mem_copy_, &container_encode_, &container_decode_,
         &container_memory_used_, &container_memory_total_, &container_memory_util_}) {
+    family->sweep();
+  }
+}
+
+void UsageMetrics::observe_npu_containers(const std::vector<usage::ContainerNpuUsage>& usage,
+                                          const NodeIdentity& node) {
+  for (const auto& u : usage) {
+    Labels labels{node.pool, node.node, u.namespace_, u.pod, u.container, u.job, u.task, u.npu};
+    container_npu_memory_used_.set(labels, u.used_memory_mib);
+    if (u.total_memory_mib) container_npu_memory_total_.set(labels, *u.total_memory_mib);
+    if (u.util) container_npu_util_.set(labels, *u.util);
+  }
+  for (auto* family :
+       {&container_npu_util_, &container_npu_memory_used_, &container_npu_memory_total_}) {
     family->sweep();
   }
 }

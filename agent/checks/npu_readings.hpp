@@ -26,6 +26,9 @@ struct NpuDeviceReading {
   // Usage, for the metrics only (percent): AI Core, and HBM in use.
   DcmiReading<unsigned int> ai_core_util;
   DcmiReading<unsigned int> hbm_util;
+  // HBM in MB, and each process on the device with its memory: the usage metrics' too.
+  DcmiReading<dcmi::HbmInfo> hbm;
+  DcmiReading<std::vector<dcmi::ProcMemInfo>> processes;
 };
 
 struct NpuReadings {

@@ -26,6 +26,9 @@ inline constexpr int kNetworkInit = 6;
 inline constexpr int kUtilizationAiCore = 2;
 inline constexpr int kUtilizationHbm = 6;
 
+// dcmi_get_device_resource_info lists at most 32 processes on a device.
+inline constexpr int kMaxProcessesPerDevice = 32;
+
 struct EccInfo {  // struct dcmi_ecc_info
   int enable_flag;
   unsigned int single_bit_error_cnt;
@@ -34,6 +37,19 @@ struct EccInfo {  // struct dcmi_ecc_info
   unsigned int total_double_bit_error_cnt;
   unsigned int single_bit_isolated_pages_cnt;
   unsigned int double_bit_isolated_pages_cnt;
+};
+
+struct HbmInfo {                    // struct dcmi_hbm_info
+  unsigned long long memory_size;   // MB
+  unsigned int freq;                // MHz
+  unsigned long long memory_usage;  // MB
+  int temp;
+  unsigned int bandwith_util_rate;
+};
+
+struct ProcMemInfo {             // struct dcmi_proc_mem_info
+  int proc_id;                   // the host's pid
+  unsigned long proc_mem_usage;  // bytes: the device OS's and the process's allocations
 };
 
 extern "C" {
@@ -46,6 +62,8 @@ using GetDeviceNetworkHealthFn = int (*)(int, int, int*);
 using GetDeviceEccInfoFn = int (*)(int, int, int, EccInfo*);
 using GetDeviceUtilizationRateFn = int (*)(int, int, int, unsigned int*);  // percent
 using GetDeviceErrorCodeFn = int (*)(int, int, int*, unsigned int*, unsigned int);
+using GetDeviceHbmInfoFn = int (*)(int, int, HbmInfo*);
+using GetDeviceResourceInfoFn = int (*)(int, int, ProcMemInfo*, int*);  // list, count
 }
 
 }  // namespace respool::agent::dcmi

@@ -1,5 +1,6 @@
 #include "agent/dcmi/dcmi_reader.hpp"
 
+#include <algorithm>
 #include <optional>
 
 #include "agent/shared_library.hpp"
@@ -17,6 +18,8 @@ struct DcmiFunctions {
   dcmi::GetDeviceEccInfoFn ecc_info = nullptr;
   dcmi::GetDeviceErrorCodeFn error_codes = nullptr;
   dcmi::GetDeviceUtilizationRateFn utilization = nullptr;
+  dcmi::GetDeviceHbmInfoFn hbm_info = nullptr;
+  dcmi::GetDeviceResourceInfoFn resource_info = nullptr;
 };
 
 namespace {
@@ -66,6 +69,8 @@ bool ensure_ready(DcmiReader::Session& s, BoundedWorker::Progress& p, NpuReading
     look_up(*s.library, f.ecc_info, "dcmi_get_device_ecc_info", s.missing);
     look_up(*s.library, f.error_codes, "dcmi_get_device_errorcode_v2", s.missing);
     look_up(*s.library, f.utilization, "dcmi_get_device_utilization_rate", s.missing);
+    look_up(*s.library, f.hbm_info, "dcmi_get_device_hbm_info", s.missing);
+    look_up(*s.library, f.resource_info, "dcmi_get_device_resource_info", s.missing);
   }
   r.missing_symbols = s.missing;
   for (auto [present, name] : {std::pair{s.fn.init != nullptr, "dcmi_init"},
@@ -101,6 +106,15 @@ void read_device(const DcmiFunctions& f, BoundedWorker::Progress& p, NpuDeviceRe
                            dcmi::kUtilizationAiCore, &d.ai_core_util.value);
   d.hbm_util.rc = call(p, "dcmi_get_device_utilization_rate", f.utilization, d.card, d.device,
                        dcmi::kUtilizationHbm, &d.hbm_util.value);
+  d.hbm.rc = call(p, "dcmi_get_device_hbm_info", f.hbm_info, d.card, d.device, &d.hbm.value);
+  dcmi::ProcMemInfo procs[dcmi::kMaxProcessesPerDevice] = {};
+  int proc_count = 0;
+  d.processes.rc = call(p, "dcmi_get_device_resource_info", f.resource_info, d.card, d.device,
+                        procs, &proc_count);
+  if (d.processes.ok()) {
+    d.processes.value.assign(procs,
+                             procs + std::clamp(proc_count, 0, dcmi::kMaxProcessesPerDevice));
+  }
   unsigned int codes[128] = {};
   int count = 0;
   d.error_codes.rc =

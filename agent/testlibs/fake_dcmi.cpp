@@ -118,6 +118,49 @@ int dcmi_get_device_utilization_rate(int card, int device, int type, unsigned in
   return kOk;
 }
 
+// Left out of the variant built to test an older library that lacks them.
+#ifndef RESPOOL_FAKE_DCMI_WITHOUT_USAGE
+struct HbmInfo {
+  unsigned long long memory_size;
+  unsigned int freq;
+  unsigned long long memory_usage;
+  int temp;
+  unsigned int bandwith_util_rate;
+};
+
+// {"hbm": {"total": MB, "used": MB}} on the device; left out, not supported.
+int dcmi_get_device_hbm_info(int card, int device, HbmInfo* info) {
+  int rc = 0;
+  auto d = device_for(card, device, "dcmi_get_device_hbm_info", rc);
+  if (rc != kOk) return rc;
+  if (!d.contains("hbm")) return kNotSupport;
+  const auto& h = d["hbm"];
+  *info = {h.value("total", 0ull), 1600, h.value("used", 0ull), 40, 0};
+  return kOk;
+}
+
+struct ProcMemInfo {
+  int proc_id;
+  unsigned long proc_mem_usage;
+};
+
+// {"processes": [{"pid": 2000, "memory": BYTES}]} on the device (DCMI lists at most 32); left
+// out, not supported.
+int dcmi_get_device_resource_info(int card, int device, ProcMemInfo* info, int* count) {
+  int rc = 0;
+  auto d = device_for(card, device, "dcmi_get_device_resource_info", rc);
+  if (rc != kOk) return rc;
+  if (!d.contains("processes")) return kNotSupport;
+  int n = 0;
+  for (const auto& p : d["processes"]) {
+    if (n == 32) break;
+    info[n++] = {p.value("pid", 0), p.value("memory", 0ul)};
+  }
+  *count = n;
+  return kOk;
+}
+#endif
+
 int dcmi_get_device_errorcode_v2(int card, int device, int* count, unsigned int* codes,
                                  unsigned int list_len) {
   int rc = 0;

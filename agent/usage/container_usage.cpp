@@ -2,49 +2,12 @@
 
 #include <algorithm>
 #include <map>
-#include <tuple>
-
-#include "agent/usage/cgroup_path.hpp"
 
 namespace respool::agent::usage {
 
 namespace {
 
 constexpr double kMiB = 1024.0 * 1024.0;
-
-struct Owner {
-  std::string namespace_, pod, container, job, task;
-  auto key() const { return std::tie(namespace_, pod, container); }
-  bool operator<(const Owner& o) const { return key() < o.key(); }
-};
-
-// Resolves each pid once a period (one process can use several GPUs).
-class Owners {
- public:
-  Owners(const CgroupReader& cgroup, const PodLookup& pods) : cgroup_(cgroup), pods_(pods) {}
-  const std::optional<Owner>& of(unsigned int pid) {
-    auto [it, fresh] = cache_.try_emplace(pid);
-    if (fresh) it->second = resolve(pid);
-    return it->second;
-  }
-
- private:
-  std::optional<Owner> resolve(unsigned int pid) const {
-    auto text = cgroup_(pid);
-    if (!text) return std::nullopt;  // exited between NVML's list and now
-    auto ref = container_from_cgroup(*text);
-    if (!ref) return std::nullopt;  // a host process
-    auto pod = pods_(ref->pod_uid);
-    if (!pod) return std::nullopt;
-    auto name = pod->container_name(ref->container_id);
-    if (!name) return std::nullopt;  // an ID the pod's status no longer lists
-    return Owner{pod->namespace_, pod->name, *name, pod->job, pod->task};
-  }
-
-  const CgroupReader& cgroup_;
-  const PodLookup& pods_;
-  std::map<unsigned int, std::optional<Owner>> cache_;
-};
 
 void add(ContainerGpuUsage& u, const GpuProcessReading& p) {
   if (p.used_memory_bytes) {
@@ -63,7 +26,7 @@ void add(ContainerGpuUsage& u, const GpuProcessReading& p) {
 std::vector<ContainerGpuUsage> container_gpu_usage(const GpuReadings& readings,
                                                    const CgroupReader& cgroup,
                                                    const PodLookup& pods) {
-  Owners owners(cgroup, pods);
+  ProcessOwners owners(cgroup, pods);
   std::map<std::pair<Owner, unsigned int>, ContainerGpuUsage> by_owner;
   for (const auto& d : readings.devices) {
     if (!d.processes.ok()) continue;

@@ -5,13 +5,12 @@
 // exited between the readings) gives no series: it still counts in the device's own readings,
 // which the node metrics show. Pure: the cgroup files and the pods come in as functions.
 
-#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "agent/checks/gpu_readings.hpp"
-#include "agent/usage/pod_info.hpp"
+#include "agent/usage/process_owner.hpp"
 
 namespace respool::agent::usage {
 
@@ -25,9 +24,6 @@ struct ContainerGpuUsage {
   // 0 when the processes left no sample since the last period (idle).
   double sm_util = 0, mem_copy_util = 0, encode_util = 0, decode_util = 0;
 };
-
-// The text of <host-root>/proc/<pid>/cgroup; nullopt when the process is gone.
-using CgroupReader = std::function<std::optional<std::string>(unsigned int pid)>;
 
 std::vector<ContainerGpuUsage> container_gpu_usage(const GpuReadings& readings,
                                                    const CgroupReader& cgroup,

@@ -23,6 +23,7 @@ namespace {
 const std::string kFakeNvml = RESPOOL_BINARY_DIR "/agent/testlibs/libnvidia-ml-fake.so";
 const std::string kPartialNvml = RESPOOL_BINARY_DIR "/agent/testlibs/libnvidia-ml-fake-partial.so";
 const std::string kFakeDcmi = RESPOOL_BINARY_DIR "/agent/testlibs/libdcmi-fake.so";
+const std::string kPartialDcmi = RESPOOL_BINARY_DIR "/agent/testlibs/libdcmi-fake-partial.so";
 
 const char* kTwoGpus = R"({"driverVersion": "550.54.15", "devices": [
   {"uuid": "GPU-a", "name": "NVIDIA H100 80GB HBM3", "eccVolatileUncorrected": 0,
@@ -170,6 +171,42 @@ TEST_CASE("H7: DCMI read through dlopen", "[agent][dcmi][rule:H7]") {
   auto out = check_npus(r, w, npu_flavor(2), kT0);
   CHECK(codes(out) == Codes{"A050122", "A050951"});
   CHECK(out.faults[0].device == "NPU 1/0");
+}
+
+TEST_CASE("DCMI: each NPU's HBM and processes; a library without those calls keeps its health",
+          "[agent][dcmi][rule:H7]") {
+  FakeReadings fake("RESPOOL_FAKE_DCMI_FILE", R"({"cards": [{"card": 0, "devices": [
+    {"health": 2, "hbm": {"total": 65536, "used": 4096},
+     "processes": [{"pid": 2000, "memory": 1073741824}, {"pid": 2001, "memory": 4096}]}]}]})");
+  SECTION("full library") {
+    DcmiReader reader(kFakeDcmi, 5s);
+    auto r = reader.read();
+    REQUIRE(r.devices.size() == 1);
+    const auto& d = r.devices[0];
+    REQUIRE(d.hbm.ok());
+    CHECK(d.hbm.value.memory_size == 65536);
+    CHECK(d.hbm.value.memory_usage == 4096);
+    REQUIRE(d.processes.ok());
+    REQUIRE(d.processes.value.size() == 2);
+    CHECK(d.processes.value[0].proc_id == 2000);
+    CHECK(d.processes.value[0].proc_mem_usage == 1073741824ul);
+    CHECK(d.processes.value[1].proc_id == 2001);
+    CHECK(r.missing_symbols.empty());
+  }
+  SECTION("missing symbols") {
+    DcmiReader reader(kPartialDcmi, 5s);
+    auto r = reader.read();
+    REQUIRE(r.library == NpuReadings::Library::Loaded);
+    CHECK(r.missing_symbols ==
+          std::vector<std::string>{"dcmi_get_device_hbm_info", "dcmi_get_device_resource_info"});
+    REQUIRE(r.devices.size() == 1);
+    CHECK(r.devices[0].hbm.rc == dcmi::kSymbolMissing);
+    CHECK(r.devices[0].processes.rc == dcmi::kSymbolMissing);
+    LinkDownWindow w;
+    auto out = check_npus(r, w, npu_flavor(1), kT0);
+    CHECK(codes(out) == Codes{"A050122"});  // the device's health, as with the full library
+    CHECK(out.failures.size() == 2);
+  }
 }
 
 TEST_CASE("H6: the bounded worker gives up on a stuck call and names it", "[agent][rule:H6]") {

@@ -166,3 +166,69 @@ TEST_CASE("usage metrics: each NPU's AI Core and HBM use through the test DCMI l
   // Card 1 reports neither: not supported is no series, never a 0.
   CHECK(series(text, "ma_node_npu_util") == 1);
 }
+
+TEST_CASE("usage metrics: each container's NPU memory, and the device's use when it is alone",
+          "[agent][usage][metrics][npu]") {
+  TempDir host{"agent-usage-npu"};
+  TempDir dir{"agent-usage-npu-dcmi"};
+  Pods pods;
+  for (int i = 0; i < 2; ++i) {
+    pods.items.push_back(job_pod("pangu", i, pod_uid(i), container_id(i)));
+    host.write("proc/" + std::to_string(2000 + i) + "/cgroup",
+               cgroup_v2_systemd(pod_uid(i), container_id(i)));
+  }
+  // Worker 0 alone on 0/0; workers 0 and 1 share 0/1.
+  auto dcmi_file = [&](bool second_worker) {
+    Json shared = Json::array({{{"pid", 2000}, {"memory", 1ull << 30}}});
+    if (second_worker) shared.push_back({{"pid", 2001}, {"memory", 3ull << 30}});
+    Json cards = {{{"card", 0},
+                   {"devices",
+                    {{{"aiCoreUtil", 71},
+                      {"hbm", {{"total", 65536}, {"used", 20480}}},
+                      {"processes", {{{"pid", 2000}, {"memory", 2ull << 30}}}}},
+                     {{"aiCoreUtil", 90},
+                      {"hbm", {{"total", 65536}, {"used", 4096}}},
+                      {"processes", shared}}}}}};
+    dir.write("dcmi.json", Json{{"cards", cards}}.dump());
+  };
+  dcmi_file(true);
+  setenv("RESPOOL_FAKE_DCMI_FILE", (dir.path() / "dcmi.json").c_str(), 1);
+  DcmiReader reader(RESPOOL_BINARY_DIR "/agent/testlibs/libdcmi-fake.so", 5s);
+  respool::runtime::Registry registry;
+  UsageMetrics usage(
+      registry, [&](unsigned int pid) { return read_process_cgroup(host.path(), pid); },
+      pods.lookup());
+  PeriodReadings r;
+  r.npu = reader.read();
+  usage.observe(r, {"p", "n-1"});
+  auto text = registry.render();
+  auto w = [](int task, const char* npu) {
+    return std::vector<std::string>{"pool=\"p\"",
+                                    "node=\"n-1\"",
+                                    "namespace=\"default\"",
+                                    "pod=\"pangu-" + std::to_string(task) + "-x7k2p\"",
+                                    "container=\"train\"",
+                                    "job=\"pangu\"",
+                                    "task=\"worker-" + std::to_string(task) + "\"",
+                                    std::string("npu=\"") + npu + "\""};
+  };
+  CHECK(sample(text, "ma_container_npu_util", w(0, "0/0")) == 71);
+  CHECK(sample(text, "ma_container_npu_memory_used_megabytes", w(0, "0/0")) == 2048);
+  CHECK(sample(text, "ma_container_npu_memory_total_megabytes", w(0, "0/0")) == 65536);
+  CHECK(sample(text, "ma_container_npu_memory_used_megabytes", w(0, "0/1")) == 1024);
+  CHECK(sample(text, "ma_container_npu_memory_used_megabytes", w(1, "0/1")) == 3072);
+  CHECK(series(text, "ma_container_npu_util") == 1);  // 0/1 is shared: no utilisation there
+  CHECK(sample(text, "ma_node_npu_mem_used_megabytes", {"npu=\"0/1\"", "pool=\"p\""}) == 4096);
+  CHECK(sample(text, "ma_node_npu_memory_total_megabytes", {"npu=\"0/0\""}) == 65536);
+
+  // Worker 1 finishes: its series go, and worker 0 now holds 0/1 alone.
+  dcmi_file(false);
+  pods.items.pop_back();
+  r.npu = reader.read();
+  unsetenv("RESPOOL_FAKE_DCMI_FILE");
+  usage.observe(r, {"p", "n-1"});
+  text = registry.render();
+  CHECK_FALSE(sample(text, "ma_container_npu_memory_used_megabytes", w(1, "0/1")));
+  CHECK(sample(text, "ma_container_npu_util", w(0, "0/1")) == 90);
+  CHECK(series(text, "ma_container_npu_memory_used_megabytes") == 2);
+}

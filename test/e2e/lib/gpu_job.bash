@@ -6,7 +6,8 @@
 #   fake_gpu_processes NAME writes the made-up host tree and test NVML file of its workers:
 #                           worker i is pid 1000+i on GPU i at 10*i+3 percent SM, (i+1) GiB; the
 #                           host's pid 4242 (no pod) on GPU 7; worker_pod[i] is worker i's pod
-#   start_agent NODE        respool-node-agent of NODE on the test NVML, metrics on 127.0.0.1:$agent_port
+#   start_agent NODE        respool-node-agent of NODE on the test NVML, metrics on 127.0.0.1:$agent_port;
+#                           with a $work/dcmi.json, on the test DCMI too (checks gpu,npu)
 agent_bin=$build/agent/respool-node-agent
 nvml=$build/agent/testlibs/libnvidia-ml-fake.so
 host=$work/host
@@ -78,9 +79,15 @@ fake_gpu_processes() {
       else [] end))}]}' | put "$work/nvml.json"
 }
 start_agent() {
+  local checks=gpu npu=()
+  if [ -f "$work/dcmi.json" ]; then
+    checks=gpu,npu
+    npu=(--dcmi-library "$build/agent/testlibs/libdcmi-fake.so")
+  fi
   agent_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-  RESPOOL_FAKE_NVML_FILE="$work/nvml.json" "$agent_bin" --kubeconfig "$KUBECONFIG" \
-    --node-name "$1" --host-root "$host" --nvml-library "$nvml" --checks gpu \
+  RESPOOL_FAKE_NVML_FILE="$work/nvml.json" RESPOOL_FAKE_DCMI_FILE="$work/dcmi.json" "$agent_bin" \
+    --kubeconfig "$KUBECONFIG" --node-name "$1" --host-root "$host" --nvml-library "$nvml" \
+    "${npu[@]}" --checks "$checks" \
     --check-period 1s --state-dir "$work/state" --metrics-bind-address "127.0.0.1:$agent_port" \
     --health-probe-bind-address 0 --log-format json >"$work/agent.log" 2>&1 &
   pids+=($!)
