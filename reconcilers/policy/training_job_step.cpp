@@ -27,15 +27,15 @@ std::optional<WorkerEnd> worker_end(const Worker& w) {
   if (w.succeeded) return std::nullopt;
   const bool ended = w.failed || w.deleting || !w.disruption.empty();
   if (!ended && w.node_fault.empty()) return std::nullopt;
-  WorkerEnd end;
-  end.index = std::max(w.index, 0);
-  end.pod = w.pod;
-  end.node = w.node;
-  end.failed = w.failed;
-  end.exit_code = w.exit_code;
-  end.disruption = w.disruption;
-  end.node_fault = w.node_fault;
-  return end;
+  // Built whole: member by member, GCC's -O2 inlining into next_step warns that a field may be
+  // read uninitialized (-Wmaybe-uninitialized, a false positive that depends on the unity batch).
+  return WorkerEnd{.index = std::max(w.index, 0),
+                   .pod = w.pod,
+                   .node = w.node,
+                   .failed = w.failed,
+                   .exit_code = w.exit_code,
+                   .disruption = w.disruption,
+                   .node_fault = w.node_fault};
 }
 
 JobStep begin_restart(const TrainingJob& job, const Fault& fault, Recover before_downgrade,

@@ -5,6 +5,7 @@
 #include "reconcilers/policy/running_records.hpp"
 #include "reconcilers/policy/training_job_notes.hpp"
 #include "reconcilers/policy/training_job_patch.hpp"
+#include "reconcilers/policy/training_job_risk.hpp"
 #include "reconcilers/trainingjob/training_job_observed.hpp"
 
 namespace respool::reconcilers {
@@ -73,10 +74,16 @@ Outcome<ReconcileResult> TrainingJobReconciler::reconcile_job(const std::string&
       ctx_.events->event(job_reference(*o.job), runtime::EventType::Warning, "JobRulesEndFirst",
                          "Validate", conflict);
     }
-    auto written = write(o, policy::job_annotations_patch(o.job->meta.resource_version, ledger,
-                                                          t.tolerance, nullptr));
-    return after_write(written, o.key);
+    kube::Json patch =
+        policy::job_annotations_patch(o.job->meta.resource_version, ledger, t.tolerance, nullptr);
+    label_risk(patch, o, ledger, t.records);
+    return after_write(write(o, patch), o.key);
   }
+  // A Job whose label does not follow from its ledger (one made before respool labelled risk)
+  // gets it alone; every later write carries it.
+  if (kube::Json patch = {{"metadata", {{"resourceVersion", o.job->meta.resource_version}}}};
+      label_risk(patch, o, t.ledger, t.records))
+    return after_write(write(o, patch), o.key);
   const policy::JobStep step = policy::next_step(t, ctx_.clock->now());
   if (step.kind == Kind::WatchHang) return check_hang(o, step);
   return act(o, step);
@@ -88,7 +95,9 @@ Outcome<ReconcileResult> TrainingJobReconciler::act(const ObservedJob& o,
   const std::string& rv = o.job->meta.resource_version;
   auto annotations = [&](const std::vector<policy::RunningRecord>* records,
                          std::optional<bool> suspend = std::nullopt) {
-    return write(o, policy::job_annotations_patch(rv, s.ledger, t.tolerance, records, suspend));
+    kube::Json patch = policy::job_annotations_patch(rv, s.ledger, t.tolerance, records, suspend);
+    label_risk(patch, o, s.ledger, records ? *records : t.records);
+    return write(o, patch);
   };
   kube::Result<void> written;
   switch (s.kind) {
@@ -116,9 +125,12 @@ Outcome<ReconcileResult> TrainingJobReconciler::act(const ObservedJob& o,
     case Kind::ClearStartTime:
       written = write(o, policy::clear_start_time_patch(rv), true);
       break;
-    case Kind::Resume:
-      written = write(o, policy::resume_patch(rv, s.ledger, t.tolerance, o.affinity));
+    case Kind::Resume: {
+      kube::Json patch = policy::resume_patch(rv, s.ledger, t.tolerance, o.affinity);
+      label_risk(patch, o, s.ledger, t.records);
+      written = write(o, patch);
       break;
+    }
     case Kind::Kill:
       return kill(o, s);
   }
@@ -171,6 +183,18 @@ void TrainingJobReconciler::report_restart(const ObservedJob& o, const policy::J
                       {"reason", f.reason},
                       {"recover", recover},
                       {"run", s.ledger.run}});
+}
+
+bool TrainingJobReconciler::label_risk(kube::Json& patch, const ObservedJob& o,
+                                       const policy::RestartLedger& ledger,
+                                       const std::vector<policy::RunningRecord>& records) {
+  const auto label = o.job->meta.labels.get(policy::kRiskLabel);
+  const std::optional<policy::Risk> shown =
+      label ? policy::parse_risk(*label) : std::optional<policy::Risk>();
+  const policy::Risk risk = policy::training_job_risk(ledger, records, shown);
+  if (shown == risk) return false;
+  patch["metadata"]["labels"][policy::kRiskLabel] = std::string(policy::to_string(risk));
+  return true;
 }
 
 kube::Result<void> TrainingJobReconciler::write(const ObservedJob& o, const kube::Json& patch,

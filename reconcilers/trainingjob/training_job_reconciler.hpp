@@ -10,7 +10,8 @@
 //            startTime, resume with the template's run label and NotIn term), or the kills
 //            of an in-place restart (pods/exec)
 //   report   events on the Job (and a JobRestarted event on its pool, which `kubectl describe`
-//            lists), the running records, metrics
+//            lists), the running records, metrics, and the risk label (respool.io/risk, O2,
+//            O5) in the same write as the ledger it follows from
 // All progress lives on the Job, so a restarted operator neither repeats nor forgets a restart.
 
 #include <expected>
@@ -43,6 +44,11 @@ class TrainingJobReconciler {
   void report_restart(const ObservedJob& job, const policy::JobStep& step);
   Outcome<runtime::ReconcileResult> kill(const ObservedJob& job, const policy::JobStep& step);
   kube::Result<void> write(const ObservedJob& job, const kube::Json& patch, bool status = false);
+  // O2, O5: the risk label that a write of `ledger` and `records` implies, added to `patch`
+  // when the Job shows another one; false when it shows that one already.
+  static bool label_risk(kube::Json& patch, const ObservedJob& job,
+                         const policy::RestartLedger& ledger,
+                         const std::vector<policy::RunningRecord>& records);
   void report_problems(const ObservedJob& job);
   void track(const std::string& key, const std::string& pool);  // respool_fault_tolerant_jobs
   void forget(const std::string& key);

@@ -70,6 +70,10 @@ inline Json ledger(const Json& job) {
 inline Json records(const Json& job) {
   return Json::parse(annotation(job, "respool.io/running-records"), nullptr, false);
 }
+// The Job's risk level (respool.io/risk, O1-O6), "" without the label.
+inline std::string risk(const Json& job) {
+  return job["metadata"].value("labels", Json::object()).value("respool.io/risk", "");
+}
 
 inline std::vector<Json> job_pods(Harness& h, const std::string& job_name) {
   kube::ListOptions o;

@@ -9,7 +9,7 @@ using namespace respool::test;
 using namespace respool::test::training;
 
 TEST_CASE("J3 J4 J7: a worker's node turns NotReady: the job restarts once, as a whole, off it",
-          "[reconcilers][trainingjob][rule:J3][rule:J4][rule:J7]") {
+          "[reconcilers][trainingjob][rule:J3][rule:J4][rule:J7][rule:O2]") {
   Harness h({.nodes_yaml = gpu_nodes(10)});
   gpu_pool(h, "train", 10);
   h.apply(training_job("llm", "train", 8, {{"fault-tolerance/job-retry-num", "3"}}),
@@ -17,6 +17,7 @@ TEST_CASE("J3 J4 J7: a worker's node turns NotReady: the job restarts once, as a
   REQUIRE(h.eventually([&] { return running_pods(h, "llm", "0").size() == 8; }));
   REQUIRE(h.eventually([&] { return records(job(h, "llm")).size() == 1; }));
   CHECK(ledger(job(h, "llm"))["retriesLeft"] == 3);
+  CHECK(risk(job(h, "llm")) == "NoRisk");  // O2: protected, nothing found yet
 
   // Worker 3's node dies.
   std::string node;
@@ -37,6 +38,7 @@ TEST_CASE("J3 J4 J7: a worker's node turns NotReady: the job restarts once, as a
   Json l = ledger(j);
   CHECK(l["retriesLeft"] == 2);
   CHECK(l["run"] == 1);
+  CHECK(risk(j) == "Medium");  // O2: a fault restart
   CHECK_FALSE(j["spec"].value("suspend", false));
   for (const auto& p : running_pods(h, "llm", "1"))
     CHECK(p["spec"]["nodeName"] != node);
@@ -122,6 +124,8 @@ TEST_CASE("J1 J2: unconditional retry restarts upon exit code 1, the plain job d
   // The plain job: Kubernetes replaced the one pod; respool did not restart the job.
   REQUIRE(h.eventually([&] { return running_pods(h, "plain", "0").size() == 2; }));
   CHECK(ledger(job(h, "plain"))["retriesUsed"] == 0);
+  CHECK(risk(job(h, "plain")) == "NoRisk");
+  CHECK(risk(job(h, "any")) == "Medium");
   CHECK(records(job(h, "plain")).size() == 1);
   CHECK_FALSE(records(job(h, "plain"))[0].contains("endAt"));
 
@@ -132,7 +136,7 @@ TEST_CASE("J1 J2: unconditional retry restarts upon exit code 1, the plain job d
 }
 
 TEST_CASE("J3: retries run out at the set number, and respool says so once",
-          "[reconcilers][trainingjob][rule:J3]") {
+          "[reconcilers][trainingjob][rule:J3][rule:O2][rule:O5]") {
   Harness h({.nodes_yaml = gpu_nodes(3)});
   gpu_pool(h, "train", 3);
   h.apply(training_job("short", "train", 1,
@@ -157,6 +161,7 @@ TEST_CASE("J3: retries run out at the set number, and respool says so once",
   CHECK(r[2]["endReason"] == "exit with 3; no restarts left (job-retry-num 2)");
   CHECK_FALSE(r[2].contains("endRecover"));
   CHECK(has_event(h, "short", "RestartsExhausted", "all 2 restarts"));
+  CHECK(risk(job(h, "short")) == "High");  // O2: the retries are used up
   std::this_thread::sleep_for(1s);
   CHECK(ledger(job(h, "short"))["run"] == 2);  // no third restart
 }
@@ -189,7 +194,7 @@ TEST_CASE("J6: a hung job with restartPolicy Never is rescheduled instead, and s
 }
 
 TEST_CASE("J5: a hung job restarts in place three times and not a fourth, on the same pods",
-          "[reconcilers][trainingjob][rule:J5][rule:J7]") {
+          "[reconcilers][trainingjob][rule:J5][rule:J7][rule:O2]") {
   Harness h({.nodes_yaml = gpu_nodes(3), .time_scale = 20});
   gpu_pool(h, "train", 3);
   Json manifest = training_job("stuck", "train", 2,
@@ -231,6 +236,7 @@ TEST_CASE("J5: a hung job restarts in place three times and not a fourth, on the
   // A fourth window later: still three, the pods untouched.
   h.clock().sleep_for(std::chrono::minutes(2));
   CHECK(ledger(job(h, "stuck"))["hangRestarts"] == 3);
+  CHECK(risk(job(h, "stuck")) == "Medium");  // O2: restarted upon a hang
   for (const auto& p : job_pods(h, "stuck"))
     CHECK(restart_count(p) == 3);
 }
