@@ -15,18 +15,6 @@ using usage::container_npu_usage;
 
 namespace {
 
-// pid → cgroup text; a pid missing has exited.
-struct NpuCgroups {
-  std::map<unsigned int, std::string> files;
-  usage::CgroupReader reader() const {
-    return [this](unsigned int pid) -> std::optional<std::string> {
-      auto it = files.find(pid);
-      if (it == files.end()) return std::nullopt;
-      return it->second;
-    };
-  }
-};
-
 // Card 0's device `device`, 64 GB of HBM, at `util` percent AI Core, running (pid, MiB) pairs.
 NpuDeviceReading npu(int device, unsigned int util,
                      std::vector<std::pair<int, unsigned long>> processes) {
@@ -43,10 +31,10 @@ NpuDeviceReading npu(int device, unsigned int util,
 struct NpuNode {
   Pods pods{{job_pod("pangu", 0, pod_uid(0), container_id(0)),
              job_pod("pangu", 1, pod_uid(1), container_id(1))}};
-  NpuCgroups cgroups{{{2000, cgroup_v2_systemd(pod_uid(0), container_id(0))},
-                      {2001, cgroup_v2_systemd(pod_uid(0), container_id(0))},
-                      {2100, cgroup_v2_systemd(pod_uid(1), container_id(1))},
-                      {4242, "0::/system.slice/npu-burn-in.service\n"}}};
+  Cgroups cgroups{{{2000, cgroup_v2_systemd(pod_uid(0), container_id(0))},
+                   {2001, cgroup_v2_systemd(pod_uid(0), container_id(0))},
+                   {2100, cgroup_v2_systemd(pod_uid(1), container_id(1))},
+                   {4242, "0::/system.slice/npu-burn-in.service\n"}}};
   std::vector<usage::ContainerNpuUsage> usage(std::vector<NpuDeviceReading> devices) const {
     NpuReadings r;
     r.library = NpuReadings::Library::Loaded;

@@ -30,18 +30,6 @@ GpuReadings one_gpu(std::vector<GpuProcessReading> processes) {
   return r;
 }
 
-// pid → cgroup text; a pid missing has exited.
-struct Cgroups {
-  std::map<unsigned int, std::string> files;
-  usage::CgroupReader reader() const {
-    return [this](unsigned int pid) -> std::optional<std::string> {
-      auto it = files.find(pid);
-      if (it == files.end()) return std::nullopt;
-      return it->second;
-    };
-  }
-};
-
 }  // namespace
 
 TEST_CASE("a Job's pod: job from its label, task worker-<completion index>", "[agent][usage]") {

@@ -1,6 +1,7 @@
 #pragma once
 // Made-up pods, cgroup files and /metrics lookups for the usage tests.
 
+#include <map>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -9,8 +10,21 @@
 #include <nlohmann/json.hpp>
 
 #include "agent/usage/pod_info.hpp"
+#include "agent/usage/process_owner.hpp"
 
 namespace respool::agent::test {
+
+// pid → cgroup text; a pid missing has exited.
+struct Cgroups {
+  std::map<unsigned int, std::string> files;
+  usage::CgroupReader reader() const {
+    return [this](unsigned int pid) -> std::optional<std::string> {
+      auto it = files.find(pid);
+      if (it == files.end()) return std::nullopt;
+      return it->second;
+    };
+  }
+};
 
 // A 64-hex container ID that differs by `n`.
 inline std::string container_id(int n) {
