@@ -4,11 +4,13 @@
 #include <array>
 #include <utility>
 
+#include "reconcilers/policy/enum_words.hpp"
+
 namespace respool::policy {
 
 namespace {
 
-constexpr std::array<std::pair<UpgradeState, std::string_view>, 10> kUpgradeStateNames{{
+constexpr EnumWords<UpgradeState, 10> kUpgradeStateNames{{
     {UpgradeState::None, ""},
     {UpgradeState::Required, "upgrade-required"},
     {UpgradeState::CordonRequired, "cordon-required"},
@@ -146,15 +148,11 @@ void count_node(UpgradeCounts& c, const UpgradeNode& n, UpgradeState state) {
 }  // namespace
 
 std::string_view to_string(UpgradeState state) {
-  for (const auto& [s, name] : kUpgradeStateNames)
-    if (s == state) return name;
-  return "";
+  return word_of(kUpgradeStateNames, state);
 }
 
 UpgradeState parse_upgrade_state(std::string_view label) {
-  for (const auto& [s, name] : kUpgradeStateNames)
-    if (name == label) return s;
-  return UpgradeState::Required;
+  return value_of(kUpgradeStateNames, label).value_or(UpgradeState::Required);
 }
 
 bool in_flight(UpgradeState state) {

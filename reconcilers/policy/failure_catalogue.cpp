@@ -6,13 +6,15 @@
 
 #include <re2/re2.h>
 
+#include "reconcilers/policy/enum_words.hpp"
+
 namespace respool::policy {
 namespace {
 
 using nlohmann::json;
 using Error = std::unexpected<std::string>;
 
-constexpr std::array<std::pair<FailureCategory, std::string_view>, 5> kCategoryWords{{
+constexpr EnumWords<FailureCategory, 5> kCategoryWords{{
     {FailureCategory::Code, "Code"},
     {FailureCategory::Framework, "Framework"},
     {FailureCategory::Communication, "Communication"},
@@ -103,15 +105,11 @@ std::optional<std::string> read_match(const json& match, const std::string& fiel
 }  // namespace
 
 std::string_view to_string(FailureCategory category) {
-  for (const auto& [c, word] : kCategoryWords)
-    if (c == category) return word;
-  return "";
+  return word_of(kCategoryWords, category);
 }
 
 std::optional<FailureCategory> parse_failure_category(std::string_view text) {
-  for (const auto& [c, word] : kCategoryWords)
-    if (word == text) return c;
-  return std::nullopt;
+  return value_of(kCategoryWords, text);
 }
 
 FailureCatalogue::FailureCatalogue() = default;

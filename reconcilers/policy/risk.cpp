@@ -1,13 +1,11 @@
 #include "reconcilers/policy/risk.hpp"
 
-#include <algorithm>
-#include <array>
-#include <utility>
+#include "reconcilers/policy/enum_words.hpp"
 
 namespace respool::policy {
 namespace {
 
-constexpr std::array<std::pair<Risk, std::string_view>, 6> kRiskWords{{
+constexpr EnumWords<Risk, 6> kRiskWords{{
     {Risk::Unprotected, "Unprotected"},
     {Risk::NoRisk, "NoRisk"},
     {Risk::Monitoring, "Monitoring"},
@@ -23,15 +21,11 @@ Risk higher(Risk a, Risk b) {
 }  // namespace
 
 std::string_view to_string(Risk risk) {
-  for (const auto& [r, word] : kRiskWords)
-    if (r == risk) return word;
-  return "";
+  return word_of(kRiskWords, risk);
 }
 
 std::optional<Risk> parse_risk(std::string_view text) {
-  for (const auto& [r, word] : kRiskWords)
-    if (word == text) return r;
-  return std::nullopt;
+  return value_of(kRiskWords, text);
 }
 
 bool is_anomaly_level(Risk risk) {
