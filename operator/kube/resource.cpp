@@ -56,6 +56,7 @@ const Resource customresourcedefinitions{"apiextensions.k8s.io", "v1", "customre
 const Resource networks{"respool.io", "v1alpha1", "networks", "Network", false};
 const Resource resourcepools{"respool.io", "v1alpha1", "resourcepools", "ResourcePool", false};
 const Resource nodeoperations{"respool.io", "v1alpha1", "nodeoperations", "NodeOperation", false};
+const Resource diagnoses{"respool.io", "v1alpha1", "diagnoses", "Diagnosis", true};
 }  // namespace resources
 
 }  // namespace respool::kube

@@ -45,6 +45,7 @@ extern const Resource customresourcedefinitions;
 extern const Resource networks;        // respool.io/v1alpha1
 extern const Resource resourcepools;   // respool.io/v1alpha1
 extern const Resource nodeoperations;  // respool.io/v1alpha1
+extern const Resource diagnoses;       // respool.io/v1alpha1, namespaced
 }  // namespace resources
 
 }  // namespace respool::kube

@@ -108,13 +108,48 @@ Catalog default_catalog() {
 
 }  // namespace
 
-TEST_CASE("crds/ holds exactly the three CRDs", "[policy][files][crds]") {
+TEST_CASE("crds/ holds exactly the four CRDs", "[policy][files][crds]") {
   std::set<std::string> files;
   for (const auto& entry : std::filesystem::directory_iterator(source_path("crds"))) {
     files.insert(entry.path().filename().string());
   }
   CHECK(files ==
-        std::set<std::string>{"networks.yaml", "nodeoperations.yaml", "resourcepools.yaml"});
+        std::set<std::string>{"diagnoses.yaml", "networks.yaml", "nodeoperations.yaml",
+                              "resourcepools.yaml"});
+}
+
+// O9: the Diagnosis is namespaced (its Job owns it), listed as the issue names its columns.
+TEST_CASE("the Diagnosis CRD: namespaced, diag, JOB TYPE CATEGORY RISK AGE", "[policy][files][crds]") {
+  json d = crd("diagnoses");
+  CHECK(d["metadata"]["name"] == "diagnoses.respool.io");
+  CHECK(d["spec"]["scope"] == "Namespaced");
+  const json& names = d["spec"]["names"];
+  CHECK(names["kind"] == "Diagnosis");
+  CHECK(names["singular"] == "diagnosis");
+  CHECK(names["listKind"] == "DiagnosisList");
+  CHECK(names["shortNames"] == json::array({"diag"}));
+  const json& v = d["spec"]["versions"][0];
+  CHECK(v["subresources"] == json({{"status", json::object()}}));
+  std::vector<std::string> shown;
+  for (const auto& c : v["additionalPrinterColumns"]) {
+    std::string path = c["jsonPath"].get<std::string>().substr(1);
+    path = std::regex_replace(path, std::regex(R"(\[[0-9]+\])"), "[]");
+    if (!path.starts_with("metadata.")) CHECK(schema_at(schema_of(d), path) != nullptr);
+    if (c.value("priority", 0) == 0) shown.push_back(c["name"].get<std::string>());
+  }
+  CHECK(shown == std::vector<std::string>{"Job", "Type", "Category", "Risk", "Age"});
+  check_structural(schema_of(d), "Diagnosis");
+  CHECK(enum_of(schema_of(d), "spec.type") == std::vector<std::string>{"Automatic", "Standard"});
+  for (const char* field :
+       {"status.phase", "status.reason", "status.risk", "status.category", "status.creator",
+        "status.startTime", "status.completionTime", "status.duration", "status.job.name",
+        "status.job.resourceType", "status.job.creationTimestamp", "status.results[].symptom",
+        "status.results[].fault", "status.results[].component", "status.results[].module",
+        "status.results[].solution", "status.results[].device.node",
+        "status.results[].device.isolationCode", "status.results[].keyLines[].text"}) {
+    INFO(field);
+    CHECK(schema_at(schema_of(d), field) != nullptr);
+  }
 }
 
 TEST_CASE("each CRD is cluster-scoped respool.io/v1alpha1 with status, columns and names",

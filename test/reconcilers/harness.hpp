@@ -58,8 +58,8 @@ class Harness {
     auto client = kube::Client::create(sandbox_->cluster_config());
     REQUIRE(client);
     client_ = std::move(*client);
-    for (const char* crd :
-         {"crds/networks.yaml", "crds/resourcepools.yaml", "crds/nodeoperations.yaml"}) {
+    for (const char* crd : {"crds/networks.yaml", "crds/resourcepools.yaml",
+                            "crds/nodeoperations.yaml", "crds/diagnoses.yaml"}) {
       REQUIRE(client_->create(kube::resources::customresourcedefinitions, "", yaml_file(crd)));
     }
     REQUIRE(client_->create(kube::resources::namespaces, "",
