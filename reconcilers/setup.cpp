@@ -3,6 +3,7 @@
 #include "operator/runtime/log.hpp"
 #include "reconcilers/context.hpp"
 #include "reconcilers/controller_setup.hpp"
+#include "reconcilers/diagnosis/diagnosis_setup.hpp"
 #include "reconcilers/driverupgrade/driver_setup.hpp"
 #include "reconcilers/inventory/free_nodes_controller.hpp"
 #include "reconcilers/jobs/jobs_setup.hpp"
@@ -26,6 +27,7 @@ constexpr AddController kControllers[] = {
     add_node_operation_controller,  // NodeOperations, keyed by pool
     add_driver_upgrade_controller,  // driver upgrades, keyed by pool
     add_training_job_controller,    // fault-tolerant training Jobs (--training-jobs)
+    add_diagnosis_controller,       // Diagnoses of training jobs (O9), after the training jobs'
     add_free_nodes_controller,      // the respool_free_nodes gauge
     add_node_health_controller,     // isolation taints from respool-node-agent's conditions
     add_remediation_controller,     // automatic NodeOperations for lasting faults, keyed by pool

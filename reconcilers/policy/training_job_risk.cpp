@@ -16,7 +16,7 @@ std::string fault_node(const RunningRecord& record) {
 }
 
 Risk training_job_risk(const RestartLedger& ledger, const std::vector<RunningRecord>& records,
-                       std::optional<Risk> shown) {
+                       std::optional<Risk> shown, std::optional<Risk> code_error) {
   RiskFacts facts;
   facts.protected_job = true;
   facts.fault_restarts = ledger.retries_used + ledger.hang_restarts;
@@ -28,6 +28,7 @@ Risk training_job_risk(const RestartLedger& ledger, const std::vector<RunningRec
   }
   facts.retries_exhausted = ledger.exhausted_said;
   facts.recorded = shown;
+  facts.code_error = code_error;
   return grade_risk(facts);
 }
 

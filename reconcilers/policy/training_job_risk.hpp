@@ -18,8 +18,9 @@ namespace respool::policy {
 // "disrupted on node n-3 (...)"), or "" when the run did not end on a node's fault.
 std::string fault_node(const RunningRecord& record);
 
-// O2 and O5 for a protected job: `shown` is the label the Job carries now (if any).
+// O2, O3 and O5 for a protected job: `shown` is the label the Job carries now (if any),
+// `code_error` the highest level of the failures the catalogue recognised (if any).
 Risk training_job_risk(const RestartLedger& ledger, const std::vector<RunningRecord>& records,
-                       std::optional<Risk> shown);
+                       std::optional<Risk> shown, std::optional<Risk> code_error = std::nullopt);
 
 }  // namespace respool::policy

@@ -32,6 +32,21 @@ runtime::ObjectReference job_reference(const kube::Unstructured& job) {
   return {"batch/v1", "Job", job.meta.name, job.meta.namespace_.str(), job.meta.uid.str()};
 }
 
+bool TrainingJobReconciler::needs_unprotected_label(const kube::Unstructured& job) {
+  if (!training_pool(job.object)) return false;
+  return job.meta.labels.get(policy::kRiskLabel) != policy::to_string(policy::Risk::Unprotected);
+}
+
+Outcome<ReconcileResult> TrainingJobReconciler::label_unprotected(const ObservedJob& o) {
+  if (!needs_unprotected_label(*o.job)) return ReconcileResult::done();
+  const kube::Json patch = {
+      {"metadata",
+       {{"resourceVersion", o.job->meta.resource_version},
+        {"labels",
+         {{policy::kRiskLabel, std::string(policy::to_string(policy::Risk::Unprotected))}}}}}};
+  return after_write(write(o, patch), o.key);
+}
+
 bool TrainingJobReconciler::is_candidate(const kube::ObjectMeta& meta) {
   for (const auto& [key, value] : meta.annotations.items())
     if (key.view().starts_with("fault-tolerance/")) return true;
@@ -54,8 +69,9 @@ Outcome<ReconcileResult> TrainingJobReconciler::reconcile_job(const std::string&
   auto observed = observe_job(ctx_, key);
   if (!observed || !observed->reading.tolerance) {
     forget(key);
-    if (observed) report_problems(*observed);
-    return ReconcileResult::done();
+    if (!observed) return ReconcileResult::done();
+    report_problems(*observed);
+    return label_unprotected(*observed);
   }
   const ObservedJob& o = *observed;
   const policy::TrainingJob& t = o.training;

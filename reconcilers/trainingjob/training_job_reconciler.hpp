@@ -32,8 +32,11 @@ class TrainingJobReconciler {
   explicit TrainingJobReconciler(Context& context) : ctx_(context) {}
   Outcome<runtime::ReconcileResult> reconcile(const std::string& key);
 
-  // Whether the informer keeps a Job's body: only training jobs' (the rest keep metadata).
+  // Whether the informer keeps a Job's body: only training jobs' (the rest keep metadata and
+  // the pool they select).
   static bool is_candidate(const kube::ObjectMeta& meta);
+  // O1: a pool Job without fault-tolerance annotations that is not labelled Unprotected yet.
+  static bool needs_unprotected_label(const kube::Unstructured& job);
 
  private:
   Outcome<runtime::ReconcileResult> reconcile_job(const std::string& key);
@@ -50,6 +53,8 @@ class TrainingJobReconciler {
                          const policy::RestartLedger& ledger,
                          const std::vector<policy::RunningRecord>& records);
   void report_problems(const ObservedJob& job);
+  // O1: the label of a pool Job that respool does not protect.
+  Outcome<runtime::ReconcileResult> label_unprotected(const ObservedJob& job);
   void track(const std::string& key, const std::string& pool);  // respool_fault_tolerant_jobs
   void forget(const std::string& key);
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "reconcilers/policy/keys.hpp"
+#include "reconcilers/trainingjob/training_job_observed.hpp"
 #include "reconcilers/trainingjob/training_job_reconciler.hpp"
 #include "reconcilers/watch_keys.hpp"
 
@@ -26,7 +27,12 @@ ControllerState add_training_job_controller(runtime::Manager& manager, Context& 
   runtime::InformerOptions job_options;
   job_options.resource = kube::resources::jobs;
   auto& jobs = manager.add_informer<kube::Unstructured>(job_options, [](kube::Unstructured& job) {
-    if (!TrainingJobReconciler::is_candidate(job.meta)) job.object = kube::Json::object();
+    if (TrainingJobReconciler::is_candidate(job.meta)) return;
+    // Of the others, only the pool they select (O1: a pool Job without fault tolerance is
+    // labelled Unprotected).
+    auto pool = training_pool(job.object);
+    job.object = kube::Json::object();
+    if (pool) job.object["spec"]["template"]["spec"]["nodeSelector"][policy::kPoolLabel] = *pool;
   });
   ctx.caches.training_jobs = &jobs;
   auto& pods = *ctx.caches.pods;
@@ -48,7 +54,9 @@ ControllerState add_training_job_controller(runtime::Manager& manager, Context& 
   };
   controller.watch(jobs, std::function<Keys(const kube::Unstructured&)>(
                              [](const kube::Unstructured& job) -> Keys {
-                               if (!TrainingJobReconciler::is_candidate(job.meta)) return {};
+                               if (!TrainingJobReconciler::is_candidate(job.meta) &&
+                                   !TrainingJobReconciler::needs_unprotected_label(job))
+                                 return {};
                                return {job.meta.key()};
                              }));
   controller.watch(pods, std::function<Keys(const kube::Pod&)>([training](const kube::Pod& p) {

@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "apimachinery/time.hpp"
+#include "sandbox/simulator/failure_samples.hpp"
 #include "sandbox/simulator/fit.hpp"
 #include "sandbox/simulator/keys.hpp"
 
@@ -153,6 +154,16 @@ std::string container_log(const Json& pod, const std::string& container, const C
   if (run.finished && *run.finished < until) until = *run.finished;
   if (run.ends_by && *run.ends_by < until) until = *run.ends_by;
   if (until < run.start) return {};
+  // A run that ended with a failure sample printed its lines last, when it ended (a restarted
+  // container's earlier runs too: each ended the same way). Only once its end is written, so
+  // that a follow prints them once.
+  std::vector<std::string_view> last_words;
+  const std::optional<TimePoint> end = run.finished;
+  if (auto failure = annotation(pod, kFailureAnnotation);
+      failure && end && until >= *end && (!query.since || *query.since <= *end)) {
+    if (const FailureSample* sample = find_failure_sample(*failure))
+      last_words.assign(sample->lines.begin(), sample->lines.end());
+  }
   // The steps written, as ranges [first, last], without those a hang silenced.
   long long first = std::max(query.after_step + 1, 0LL);
   if (query.since) first = std::max(first, step_at_or_after(run, *query.since));
@@ -176,7 +187,10 @@ std::string container_log(const Json& pod, const std::string& container, const C
     ranges = std::move(next);
   }
   if (query.tail_lines) {
-    long long keep = *query.tail_lines;
+    const auto words = static_cast<long long>(last_words.size());
+    if (*query.tail_lines < words)
+      last_words.erase(last_words.begin(), last_words.end() - *query.tail_lines);
+    long long keep = std::max(0LL, *query.tail_lines - words);
     std::vector<std::pair<long long, long long>> tail;
     for (auto it = ranges.rbegin(); it != ranges.rend() && keep > 0; ++it) {
       const long long n = std::min(keep, it->second - it->first + 1);
@@ -193,6 +207,11 @@ std::string container_log(const Json& pod, const std::string& container, const C
       out += '\n';
       last_step = step;
     }
+  }
+  for (std::string_view line : last_words) {
+    if (query.timestamps) out += nano_time(*end) + ' ';
+    out.append(line);
+    out += '\n';
   }
   return out;
 }

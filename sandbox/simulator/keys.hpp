@@ -11,6 +11,11 @@ inline constexpr const char* kSimulatedAnnotation = "sandbox.respool.io/simulate
 inline constexpr const char* kRunSecondsAnnotation = "sandbox.respool.io/run-seconds";
 // On a pod: the exit code it ends with after run-seconds; non-zero = the pod Fails.
 inline constexpr const char* kExitCodeAnnotation = "sandbox.respool.io/exit-code";
+// On a pod: a failure to end with (failure_samples.hpp: cuda-oom, nccl-timeout, traceback,
+// segfault, host-oom): the last lines of its log as the framework prints them, and the exit code
+// and reason the kubelet reports (unless kExitCodeAnnotation says another code). It ends after
+// kRunSecondsAnnotation, as any pod. For respool's code-error detection (tests, demo).
+inline constexpr const char* kFailureAnnotation = "sandbox.respool.io/failure";
 // On a pod: seconds (simulated, may be fractional) between two lines of each container's log;
 // default kDefaultLogInterval. A Job template carrying it runs until stopped (a worker).
 inline constexpr const char* kLogIntervalAnnotation = "sandbox.respool.io/log-interval";

@@ -5,6 +5,7 @@
 #include "apimachinery/time.hpp"
 #include "sandbox/simulator/conditions.hpp"
 #include "sandbox/simulator/container_log.hpp"
+#include "sandbox/simulator/failure_samples.hpp"
 #include "sandbox/simulator/fit.hpp"
 #include "sandbox/simulator/keys.hpp"
 #include "sandbox/simulator/pod_status.hpp"
@@ -25,6 +26,11 @@ std::optional<double> number_annotation(const Json& pod, const char* key) {
 
 int exit_code_of(const Json& pod, const Json& node) {
   auto text = annotation(pod, kExitCodeAnnotation);
+  if (!text) {
+    auto failure = annotation(pod, kFailureAnnotation);
+    if (const FailureSample* sample = failure ? find_failure_sample(*failure) : nullptr)
+      return sample->exit_code;
+  }
   if (!text && annotation(pod, kResetOsAnnotation))
     text = annotation(node, kResetExitCodeAnnotation);
   if (!text) return 0;

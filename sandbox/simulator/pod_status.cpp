@@ -4,7 +4,9 @@
 
 #include "apimachinery/time.hpp"
 #include "sandbox/simulator/conditions.hpp"
+#include "sandbox/simulator/failure_samples.hpp"
 #include "sandbox/simulator/fit.hpp"
+#include "sandbox/simulator/keys.hpp"
 #include "sandbox/simulator/template_hash.hpp"
 
 namespace respool::sandbox::sim {
@@ -41,10 +43,22 @@ Json container_status(const Json& pod, const Json& container, const Json& state,
           {"started", running}};
 }
 
-Json terminated(int exit_code, const std::string& started, const std::string& finished) {
+// The kubelet's reason for a container's end: Completed, Error, or the pod's failure sample's
+// (OOMKilled) when it ends with that sample's code.
+std::string end_reason(const Json& pod, int exit_code) {
+  if (exit_code == 0) return "Completed";
+  auto failure = annotation(pod, kFailureAnnotation);
+  const FailureSample* sample = failure ? find_failure_sample(*failure) : nullptr;
+  return sample && sample->exit_code == exit_code ? std::string(sample->reason) : "Error";
+}
+
+Json terminated(int exit_code, const std::string& started, const std::string& finished,
+                const std::string& reason = "") {
   return {{"terminated",
            {{"exitCode", exit_code},
-            {"reason", exit_code == 0 ? "Completed" : "Error"},
+            {"reason", !reason.empty()  ? reason
+                       : exit_code == 0 ? "Completed"
+                                        : "Error"},
             {"startedAt", started},
             {"finishedAt", finished}}}};
 }
@@ -163,7 +177,8 @@ Json terminated_status(const Json& pod, int exit_code, std::chrono::system_clock
   if (specs.is_array()) {
     for (const auto& c : specs)
       if (c.is_object())
-        containers.push_back(container_status(pod, c, terminated(exit_code, started, t), false));
+        containers.push_back(container_status(
+            pod, c, terminated(exit_code, started, t, end_reason(pod, exit_code)), false));
   }
   // What the runs before this one left: restarts and the last of them.
   const Json& before = at_path(pod, {"status", "containerStatuses"});
@@ -197,7 +212,7 @@ Json restarted_status(const Json& pod, const std::string& container, int exit_co
     const bool ours = c.value("name", std::string()) == container;
     if (ours && c["state"].contains("running")) {
       const std::string started = string_at(c, {"state", "running", "startedAt"});
-      Json ended = terminated(exit_code, started, t);
+      Json ended = terminated(exit_code, started, t, end_reason(pod, exit_code));
       ended["terminated"]["containerID"] = c.value("containerID", std::string());
       if (restarts) {
         c["lastState"] = ended;

@@ -67,30 +67,21 @@ class Harness {
                                  {"kind", "Namespace"},
                                  {"metadata", {{"name", "respool-system"}}}}));
 
-    runtime::ManagerOptions mo;
-    mo.cluster = sandbox_->cluster_config();
-    mo.clock = &clock_;
-    auto manager = runtime::Manager::create(mo);
-    REQUIRE(manager);
-    manager_ = std::move(*manager);
-    reconcilers::Options ro;
-    ro.catalog_file = source_file("config/catalog.yaml");
-    ro.operator_namespace = "respool-system";
-    ro.job_selector = options.job_selector;
-    auto op = reconcilers::setup(*manager_, ro);
-    REQUIRE(op);
-    operator_ = std::move(*op);
-    runner_ = std::thread([this] { exit_code_ = manager_->run(); });
+    job_selector_ = options.job_selector;
+    start_operator();
   }
 
   ~Harness() {
-    manager_->stop();
-    if (runner_.joinable()) runner_.join();
-    operator_.reset();
-    manager_.reset();
+    stop_operator();
     sandbox_->stop();
     runtime::log::open_audit("-");
     std::filesystem::remove(audit_path_);
+  }
+
+  // A new operator process, as after a crash or an upgrade: nothing kept in memory.
+  void restart_operator() {
+    stop_operator();
+    start_operator();
   }
 
   kube::Client& client() { return *client_; }
@@ -185,6 +176,30 @@ class Harness {
   int exit_code() const { return exit_code_; }
 
  private:
+  void start_operator() {
+    runtime::ManagerOptions mo;
+    mo.cluster = sandbox_->cluster_config();
+    mo.clock = &clock_;
+    auto manager = runtime::Manager::create(mo);
+    REQUIRE(manager);
+    manager_ = std::move(*manager);
+    reconcilers::Options ro;
+    ro.catalog_file = source_file("config/catalog.yaml");
+    ro.operator_namespace = "respool-system";
+    ro.job_selector = job_selector_;
+    auto op = reconcilers::setup(*manager_, ro);
+    REQUIRE(op);
+    operator_ = std::move(*op);
+    runner_ = std::thread([this] { exit_code_ = manager_->run(); });
+  }
+
+  void stop_operator() {
+    manager_->stop();
+    if (runner_.joinable()) runner_.join();
+    operator_.reset();
+    manager_.reset();
+  }
+
   runtime::ScaledClock clock_;
   std::filesystem::path audit_path_;
   std::unique_ptr<sandbox::Sandbox> sandbox_;
@@ -193,6 +208,7 @@ class Harness {
   std::unique_ptr<reconcilers::Operator> operator_;
   std::thread runner_;
   int exit_code_ = -1;
+  std::string job_selector_;
 };
 
 // Helpers for manifests.

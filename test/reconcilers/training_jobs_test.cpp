@@ -64,6 +64,21 @@ TEST_CASE("J3 J4 J7: a worker's node turns NotReady: the job restarts once, as a
                   e.value("note", "").find("default/llm") != std::string::npos;
   CHECK(restarting_event);
   CHECK(pool_event);
+
+  // O9: the fault monitor's report of that restart names the node, the worker and its code.
+  Json d;
+  REQUIRE(h.eventually([&] {
+    auto got = h.client().get(kube::resources::diagnoses, "default", "llm-restart-1");
+    if (got) d = *got;
+    return got && d["status"].value("phase", "") == "Completed";
+  }));
+  CHECK(d["status"]["monitor"] == "FaultMonitoring");
+  CHECK(d["status"]["risk"] == "Medium");
+  CHECK(d["status"]["category"] == "Hardware");
+  CHECK(d["status"]["results"][0]["device"]["node"] == node);
+  CHECK(d["status"]["results"][0]["device"]["worker"] == 3);
+  CHECK(d["status"]["results"][0]["device"]["isolationCode"] == "A050202");
+  CHECK(d["metadata"]["ownerReferences"][0]["name"] == "llm");
 }
 
 namespace {

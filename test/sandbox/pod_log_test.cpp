@@ -5,7 +5,11 @@
 #include <sstream>
 
 #include "apimachinery/time.hpp"
+#include "operator/kube/yaml.hpp"
+#include "reconcilers/policy/catalog.hpp"
+#include "reconcilers/policy/failure_match.hpp"
 #include "sandbox/simulator/container_log.hpp"
+#include "sandbox/simulator/failure_samples.hpp"
 #include "sandbox/simulator/fit.hpp"
 #include "test/simulator/sandbox_fixture.hpp"
 
@@ -175,4 +179,54 @@ TEST_CASE("a hung pod's log goes silent and resumes; follow streams until the en
   REQUIRE(lines.size() == 41);
   CHECK(lines.back().starts_with("c step 40: "));
   CHECK(phase(cluster.pod("short")) == "Succeeded");
+}
+
+// Code-error detection's demo and tests (issue 29): a pod annotated with a failure sample ends
+// with the sample's exit code and reason, its log's last lines are the sample's, and each sample
+// is recognised by the entry of the shipped catalogue it plays.
+TEST_CASE("a failure sample ends the pod as the framework would, and the catalogue knows it",
+          "[sandbox][logs]") {
+  auto document = kube::yaml_file_to_json(RESPOOL_SOURCE_DIR "/config/catalog.yaml");
+  REQUIRE(document);
+  auto catalog = policy::parse_catalog(*document);
+  REQUIRE(catalog);
+  REQUIRE(catalog->failures);
+  Cluster cluster(kTwoNodes);
+  const std::map<std::string, std::string> expected = {{"cuda-oom", "cuda-out-of-memory"},
+                                                       {"nccl-timeout", "nccl-timeout"},
+                                                       {"traceback", "missing-module"},
+                                                       {"segfault", "segmentation-fault"},
+                                                       {"host-oom", "host-out-of-memory"}};
+  for (const auto& [sample, entry] : expected) {
+    cluster.create(kube::resources::pods, "default",
+                   simple_pod(sample, {{"restartPolicy", "Never"}},
+                              {{"sandbox.respool.io/log-interval", "1"},
+                               {"sandbox.respool.io/run-seconds", "3"},
+                               {"sandbox.respool.io/failure", sample}}));
+  }
+  for (const auto& [sample, entry] : expected) {
+    INFO(sample);
+    REQUIRE(eventually([&] { return phase(cluster.pod(sample)) == "Failed"; },
+                       std::chrono::seconds(30)));
+    const Json pod = cluster.pod(sample);
+    const Json& terminated = pod["status"]["containerStatuses"][0]["state"]["terminated"];
+    const auto* played = sandbox::sim::find_failure_sample(sample);
+    REQUIRE(played);
+    CHECK(terminated["exitCode"] == played->exit_code);
+    CHECK(terminated["reason"] == std::string(played->reason));
+    Log log = get_log(cluster, sample, "tailLines=200&timestamps=true");
+    auto lines = lines_of(log.body);
+    REQUIRE(lines.size() >= played->lines.size());
+    if (!played->lines.empty()) {
+      CHECK(lines.back().substr(31) == std::string(played->lines.back()));
+      CHECK(lines.back().substr(0, 30) == sandbox::sim::nano_time(*apimachinery::parse_time(
+                                              terminated["finishedAt"].get<std::string>())));
+    }
+    // The tail counts them among its lines.
+    CHECK(lines_of(get_log(cluster, sample, "tailLines=1").body).size() == 1);
+    auto finding = policy::match_failure(
+        *catalog->failures, {terminated["exitCode"].get<int>(), terminated["reason"]}, log.body);
+    REQUIRE(finding);
+    CHECK(catalog->failures->entries()[finding->entry].name == entry);
+  }
 }

@@ -1,0 +1,184 @@
+#include "reconcilers/diagnosis/automatic_diagnosis_reconciler.hpp"
+
+#include "operator/kube/resource.hpp"
+#include "operator/runtime/log.hpp"
+#include "reconcilers/diagnosis/report_writer.hpp"
+#include "reconcilers/diagnosis/worker_failure.hpp"
+#include "reconcilers/policy/diagnosis_job.hpp"
+#include "reconcilers/policy/diagnosis_report.hpp"
+#include "reconcilers/policy/training_job_risk.hpp"
+
+namespace respool::reconcilers {
+
+using Json = nlohmann::json;
+using runtime::ReconcileResult;
+
+namespace {
+
+policy::Risk higher(std::optional<policy::Risk> a, policy::Risk b) {
+  policy::RiskFacts facts;
+  facts.protected_job = true;
+  facts.code_error = b;
+  facts.recorded = a;
+  return policy::grade_risk(facts);
+}
+
+}  // namespace
+
+Outcome<ReconcileResult> AutomaticDiagnosisReconciler::reconcile(const std::string& key) {
+  auto observed = observe_job(ctx_, key);
+  // O1: only the jobs respool protects are monitored.
+  if (!observed || !observed->reading.tolerance) return ReconcileResult::done();
+  const ObservedJob& o = *observed;
+  if (auto r = report_fault_restarts(o); !r) return std::unexpected(r.error());
+  auto code_error = report_code_errors(o);
+  if (!code_error) return std::unexpected(code_error.error());
+  if (auto r = raise_label(o, *code_error); !r) {
+    if (r.error().lost_race()) return ReconcileResult{true, {}};
+    return std::unexpected(r.error());
+  }
+  return ReconcileResult::done();
+}
+
+Outcome<void> AutomaticDiagnosisReconciler::report_fault_restarts(const ObservedJob& o) {
+  const std::string ns = o.job->meta.namespace_.str();
+  const auto& records = o.training.records;
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    if (!records[i].end_at || policy::fault_node(records[i]).empty()) continue;
+    const std::string name = policy::fault_restart_name(o.job->meta.name, i + 1);
+    if (reported(ns, name)) continue;
+    policy::Gathered g;
+    g.started = ctx_.clock->now();
+    // The node's findings, where it still shows them (a GET: the shared cache keeps no
+    // conditions but Ready).
+    std::vector<policy::NodeFinding> findings;
+    const std::string node = policy::fault_node(records[i]);
+    auto object = ctx_.client->get(kube::resources::nodes, "", node);
+    ++g.requests;
+    if (object)
+      findings = policy::node_findings(*object);
+    else if (!object.error().is(kube::Error::Kind::NotFound))
+      return failed("reading node " + node + " for diagnosis " + ns + "/" + name, object.error());
+    auto result = policy::fault_restart_result(records[i], findings);
+    if (!result) continue;
+    g.results.push_back(std::move(*result));
+    g.job = policy::job_info(o.job->object, o.pool, *ctx_.catalog->get());
+    g.monitor = policy::Monitor::FaultMonitoring;
+    g.reason = "FaultRestart";
+    g.creator = "respool";
+    g.completed = ctx_.clock->now();
+    const Json object_json =
+        policy::automatic_diagnosis(name, ns, o.job->meta.name, o.job->meta.uid.str(),
+                                    policy::Monitor::FaultMonitoring, records[i].end_reason);
+    auto written = write_report(ctx_, object_json, policy::completed_status(std::move(g)),
+                                job_reference(*o.job));
+    if (!written) return std::unexpected(written.error());
+    remember(ns, name);
+  }
+  return {};
+}
+
+Outcome<std::optional<policy::Risk>> AutomaticDiagnosisReconciler::report_code_errors(
+    const ObservedJob& o) {
+  const std::string ns = o.job->meta.namespace_.str();
+  std::optional<policy::Risk> level;
+  {
+    std::lock_guard lock(mu_);
+    if (auto it = code_levels_.find(o.key); it != code_levels_.end()) level = it->second;
+  }
+  // The levels of the reports written before (a restarted operator, another replica).
+  for (const auto& d : diagnoses_.store().by_index(kByJob, o.key)) {
+    if (d->meta.labels.get(policy::kDiagnosisMonitorLabel) !=
+        policy::to_string(policy::Monitor::CodeErrorDetection))
+      continue;
+    const Json& status = d->object.value("status", Json::object());
+    if (auto risk = policy::parse_risk(status.value("risk", ""));
+        risk && policy::is_anomaly_level(*risk))
+      level = higher(level, *risk);
+  }
+  auto catalog = ctx_.catalog->get();
+  for (const policy::Worker& w : o.training.workers) {
+    // A node's fault or a disruption is the fault monitor's: the worker's code did not fail.
+    if (!w.failed || !w.disruption.empty() || !w.node_fault.empty()) continue;
+    const std::string name = policy::code_error_name(w.pod, w.restart_count);
+    if (reported(ns, name)) continue;
+    policy::Gathered g;
+    g.started = ctx_.clock->now();
+    auto run = read_failed_run(*ctx_.client, ns, w.pod, o.container);
+    if (!run) {
+      if (lost_race(run.error())) continue;  // the pod is gone: nothing left to read
+      return failed("reading the failed run of pod " + ns + "/" + w.pod, run.error());
+    }
+    auto finding = *run && catalog->failures
+                       ? policy::match_failure(*catalog->failures, (*run)->failure, (*run)->log)
+                       : std::nullopt;
+    if (!finding) {
+      remember(ns, name);  // read once: a failure no entry recognises is not read again
+      if (!*run) continue;
+      runtime::log::info(
+          "diagnosis", "failure not recognised",
+          {{"job", o.key}, {"pod", w.pod}, {"exit", (*run)->failure.exit_code.value_or(0)}});
+      continue;
+    }
+    policy::FaultyDevice device;
+    device.node = w.node;
+    device.pod = w.pod;
+    if (w.index >= 0) device.worker = w.index;
+    device.exit_code = (*run)->failure.exit_code;
+    auto result = policy::code_error_result(*catalog->failures, *finding, std::move(device));
+    const policy::Risk risk = result.risk;
+    g.results.push_back(std::move(result));
+    g.job = policy::job_info(o.job->object, o.pool, *catalog);
+    g.monitor = policy::Monitor::CodeErrorDetection;
+    g.reason = "CodeError";
+    g.creator = "respool";
+    g.requests = (*run)->requests;
+    g.log_bytes = (*run)->log_bytes;
+    g.completed = ctx_.clock->now();
+    const Json object_json = policy::automatic_diagnosis(
+        name, ns, o.job->meta.name, o.job->meta.uid.str(), policy::Monitor::CodeErrorDetection,
+        "worker " + w.pod + " failed");
+    auto written = write_report(ctx_, object_json, policy::completed_status(std::move(g)),
+                                job_reference(*o.job));
+    if (!written) return std::unexpected(written.error());
+    remember(ns, name);
+    level = higher(level, risk);
+    std::lock_guard lock(mu_);
+    code_levels_[o.key] = *level;
+  }
+  return level;
+}
+
+Outcome<void> AutomaticDiagnosisReconciler::raise_label(const ObservedJob& o,
+                                                        std::optional<policy::Risk> code_error) {
+  if (!code_error) return {};
+  const auto label = o.job->meta.labels.get(policy::kRiskLabel);
+  const std::optional<policy::Risk> shown =
+      label ? policy::parse_risk(*label) : std::optional<policy::Risk>();
+  const policy::Risk risk =
+      policy::training_job_risk(o.training.ledger, o.training.records, shown, code_error);
+  if (shown == risk) return {};
+  const Json patch = {{"metadata",
+                       {{"resourceVersion", o.job->meta.resource_version},
+                        {"labels", {{policy::kRiskLabel, std::string(policy::to_string(risk))}}}}}};
+  auto r = ctx_.client->patch(kube::resources::jobs, o.job->meta.namespace_.view(),
+                              o.job->meta.name, kube::PatchType::Merge, patch);
+  if (!r) return failed("labelling job " + o.key + " " + policy::kRiskLabel, r.error());
+  return {};
+}
+
+bool AutomaticDiagnosisReconciler::reported(const std::string& ns, const std::string& name) {
+  {
+    std::lock_guard lock(mu_);
+    if (done_.contains(ns + "/" + name)) return true;
+  }
+  auto d = diagnoses_.store().get(ns + "/" + name);
+  return d && d->object.value("status", Json::object()).value("phase", "") == "Completed";
+}
+
+void AutomaticDiagnosisReconciler::remember(const std::string& ns, const std::string& name) {
+  std::lock_guard lock(mu_);
+  done_.insert(ns + "/" + name);
+}
+
+}  // namespace respool::reconcilers

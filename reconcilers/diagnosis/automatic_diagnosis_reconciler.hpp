@@ -1,0 +1,52 @@
+#pragma once
+// Automatic diagnosis (issue 29; O3, O9, O10). Its key is a training Job ("namespace/name"), one
+// that respool protects (J1: a pool Job with fault tolerance; O1: no other gets a report).
+//   observe  the Job, its workers and running records from the caches (the training-job
+//            controller's view); the Diagnoses of the cache (their phase only)
+//   decide   which anomalies have no Completed report yet: each run that ended on a node's
+//            fault (its record), each failed worker (phase Failed, not a node's fault or a
+//            disruption: those are the fault monitor's)
+//   act      per anomaly: the node's findings (a GET of the Node) or the worker's failed run (a
+//            GET of the pod and of the end of its log, O8) matched against the catalogue; the
+//            report written (report_writer)
+//   report   the Diagnosed event, and the Job's respool.io/risk label raised to the level found
+//            (O5: never lowered), guarded by the Job's resourceVersion
+// A restarted operator finds the reports it wrote (one name per anomaly) and writes no other;
+// a failure no entry recognises is read once per operator run and gets no report.
+
+#include <map>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+
+#include "operator/runtime/controller.hpp"
+#include "reconcilers/context.hpp"
+#include "reconcilers/policy/risk.hpp"
+#include "reconcilers/trainingjob/training_job_observed.hpp"
+
+namespace respool::reconcilers {
+
+class AutomaticDiagnosisReconciler {
+ public:
+  AutomaticDiagnosisReconciler(Context& ctx, const runtime::Informer<kube::Unstructured>& diagnoses)
+      : ctx_(ctx), diagnoses_(diagnoses) {}
+  Outcome<runtime::ReconcileResult> reconcile(const std::string& key);
+
+ private:
+  Outcome<void> report_fault_restarts(const ObservedJob& job);
+  // The highest level of the recognised failures reported now or before (O3).
+  Outcome<std::optional<policy::Risk>> report_code_errors(const ObservedJob& job);
+  Outcome<void> raise_label(const ObservedJob& job, std::optional<policy::Risk> code_error);
+  // Whether the report is written (Completed in the cache, or written by this process).
+  bool reported(const std::string& ns, const std::string& name);
+  void remember(const std::string& ns, const std::string& name);
+
+  Context& ctx_;
+  const runtime::Informer<kube::Unstructured>& diagnoses_;
+  std::mutex mu_;
+  std::set<std::string> done_;  // "ns/name" of reports written and of failures read
+  std::map<std::string, policy::Risk> code_levels_;  // job key → highest level written here
+};
+
+}  // namespace respool::reconcilers

@@ -1,0 +1,73 @@
+#include "reconcilers/diagnosis/diagnosis_setup.hpp"
+
+#include "reconcilers/diagnosis/automatic_diagnosis_reconciler.hpp"
+#include "reconcilers/policy/diagnosis_report.hpp"
+#include "reconcilers/trainingjob/training_job_reconciler.hpp"
+#include "reconcilers/watch_keys.hpp"
+
+namespace respool::reconcilers {
+
+namespace {
+
+using Json = nlohmann::json;
+
+// A report is read for its phase and risk only: the rest (up to 100 results) stays on the server.
+void keep_summary(kube::Unstructured& d) {
+  const Json status = d.object.value("status", Json::object());
+  Json kept = Json::object();
+  for (const char* field : {"phase", "risk"})
+    if (status.contains(field)) kept[field] = status[field];
+  d.object = {{"status", std::move(kept)}};
+}
+
+// "namespace/name" of the Job a Diagnosis reports on (its respool.io/job label).
+Keys diagnosed_job(const kube::Unstructured& d) {
+  auto job = d.meta.labels.get(policy::kDiagnosisJobLabel);
+  if (!job) return {};
+  return {d.meta.namespace_.str() + "/" + std::string(*job)};
+}
+
+// "namespace/name" of the Job that controls a failed pod.
+Keys failed_worker_job(const kube::Pod& p) {
+  if (p.phase != "Failed") return {};
+  const auto* owner = p.meta.controller_ref();
+  if (!owner || owner->kind != "Job") return {};
+  return {p.meta.namespace_.str() + "/" + owner->name.str()};
+}
+
+}  // namespace
+
+ControllerState add_diagnosis_controller(runtime::Manager& manager, Context& ctx,
+                                         const Options& options) {
+  if (!options.training_jobs || !ctx.caches.training_jobs) return nullptr;
+  runtime::InformerOptions diagnosis_options;
+  diagnosis_options.resource = kube::resources::diagnoses;
+  auto& diagnoses = manager.add_informer<kube::Unstructured>(diagnosis_options, keep_summary);
+  diagnoses.store().add_index(kByJob, diagnosed_job);
+  auto& jobs = *ctx.caches.training_jobs;
+  auto reconciler = std::make_shared<AutomaticDiagnosisReconciler>(ctx, diagnoses);
+
+  runtime::ControllerOptions controller_options;
+  controller_options.name = "diagnosis";
+  controller_options.workers = options.workers;
+  auto& controller =
+      manager.add_controller(reconcile_with(*reconciler), std::move(controller_options));
+  // A protected Job's change (its records grow when a run ends) and its workers' failures.
+  controller.watch(jobs, std::function<Keys(const kube::Unstructured&)>(
+                             [](const kube::Unstructured& job) -> Keys {
+                               if (!TrainingJobReconciler::is_candidate(job.meta)) return {};
+                               return {job.meta.key()};
+                             }));
+  controller.watch(*ctx.caches.pods,
+                   std::function<Keys(const kube::Pod&)>([&jobs](const kube::Pod& p) {
+                     Keys keys = failed_worker_job(p);
+                     std::erase_if(keys, [&jobs](const std::string& key) {
+                       auto job = jobs.store().get(key);
+                       return !job || !TrainingJobReconciler::is_candidate(job->meta);
+                     });
+                     return keys;
+                   }));
+  return reconciler;
+}
+
+}  // namespace respool::reconcilers

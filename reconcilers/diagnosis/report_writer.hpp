@@ -1,0 +1,25 @@
+#pragma once
+// Writes a Diagnosis and its report: the object (created when missing, found when a restarted
+// operator or a second replica created it already), then its status (guarded by the object's
+// resourceVersion), then a Warning event Diagnosed on the Job. A report already Completed is
+// never written again, so that each anomaly has exactly one report, written once.
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "reconcilers/context.hpp"
+
+namespace respool::reconcilers {
+
+enum class Written { Now, Already };
+
+// `object`: the Diagnosis to create (metadata.name and namespace set); `status`: its report.
+// `job`: the Job, for the event.
+Outcome<Written> write_report(const Context& ctx, const nlohmann::json& object,
+                              const nlohmann::json& status, const runtime::ObjectReference& job);
+
+// The event's note: "diagnosis llm-0-x-code: Code, risk High: torch.OutOfMemoryError: ...".
+std::string diagnosed_note(const std::string& name, const nlohmann::json& status);
+
+}  // namespace respool::reconcilers
