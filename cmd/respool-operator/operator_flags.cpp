@@ -58,8 +58,9 @@ void add_flags(runtime::FlagSet& set, OperatorFlags& f) {
                  "Label selector of the pods that count as jobs (default: every pod not owned by a "
                  "DaemonSet)");
   set.add_bool("training-jobs", &f.training_jobs,
-               "Run the training-job controller: restarts of batch/v1 Jobs with fault-tolerance/* "
-               "annotations (needs jobs, pods/log and pods/exec in every namespace)");
+               "Run the training-job and diagnosis controllers: restarts of batch/v1 Jobs with "
+               "fault-tolerance/* annotations, their risk labels and Diagnoses (needs jobs, pods, "
+               "pods/log and pods/exec in every namespace, and the diagnoses.respool.io CRD)");
   set.add_double("kube-api-qps", &f.kube_api_qps, "Client-side limit of API requests per second");
   set.add_int("kube-api-burst", &f.kube_api_burst, "Burst of the client-side limit");
   set.add_duration("graceful-shutdown-timeout", &f.shutdown_timeout,

@@ -26,6 +26,17 @@ policy::Risk higher(std::optional<policy::Risk> a, policy::Risk b) {
 }  // namespace
 
 Outcome<ReconcileResult> AutomaticDiagnosisReconciler::reconcile(const std::string& key) {
+  auto result = reconcile_job(key);
+  if (result) return result;
+  if (result.error().lost_race()) return ReconcileResult{true, {}};  // decided again from newer
+  // Said on the Job too, where `kubectl describe job` shows it (a 403 names the permission).
+  if (auto job = ctx_.caches.training_jobs->store().get(key))
+    ctx_.events->event(job_reference(*job), runtime::EventType::Warning, "ReconcileFailed",
+                       "Diagnose", result.error().message);
+  return result;
+}
+
+Outcome<ReconcileResult> AutomaticDiagnosisReconciler::reconcile_job(const std::string& key) {
   auto observed = observe_job(ctx_, key);
   // O1: only the jobs respool protects are monitored.
   if (!observed || !observed->reading.tolerance) return ReconcileResult::done();
@@ -33,10 +44,7 @@ Outcome<ReconcileResult> AutomaticDiagnosisReconciler::reconcile(const std::stri
   if (auto r = report_fault_restarts(o); !r) return std::unexpected(r.error());
   auto code_error = report_code_errors(o);
   if (!code_error) return std::unexpected(code_error.error());
-  if (auto r = raise_label(o, *code_error); !r) {
-    if (r.error().lost_race()) return ReconcileResult{true, {}};
-    return std::unexpected(r.error());
-  }
+  if (auto r = raise_label(o, *code_error); !r) return std::unexpected(r.error());
   return ReconcileResult::done();
 }
 
@@ -70,8 +78,9 @@ Outcome<void> AutomaticDiagnosisReconciler::report_fault_restarts(const Observed
     const Json object_json =
         policy::automatic_diagnosis(name, ns, o.job->meta.name, o.job->meta.uid.str(),
                                     policy::Monitor::FaultMonitoring, records[i].end_reason);
+    auto cached = diagnoses_.store().get(ns + "/" + name);
     auto written = write_report(ctx_, object_json, policy::completed_status(std::move(g)),
-                                job_reference(*o.job));
+                                cached.get(), job_reference(*o.job));
     if (!written) return std::unexpected(written.error());
     remember(ns, name);
   }
@@ -138,8 +147,9 @@ Outcome<std::optional<policy::Risk>> AutomaticDiagnosisReconciler::report_code_e
     const Json object_json = policy::automatic_diagnosis(
         name, ns, o.job->meta.name, o.job->meta.uid.str(), policy::Monitor::CodeErrorDetection,
         "worker " + w.pod + " failed");
+    auto cached = diagnoses_.store().get(ns + "/" + name);
     auto written = write_report(ctx_, object_json, policy::completed_status(std::move(g)),
-                                job_reference(*o.job));
+                                cached.get(), job_reference(*o.job));
     if (!written) return std::unexpected(written.error());
     remember(ns, name);
     level = higher(level, risk);

@@ -34,6 +34,7 @@ class AutomaticDiagnosisReconciler {
   Outcome<runtime::ReconcileResult> reconcile(const std::string& key);
 
  private:
+  Outcome<runtime::ReconcileResult> reconcile_job(const std::string& key);
   Outcome<void> report_fault_restarts(const ObservedJob& job);
   // The highest level of the recognised failures reported now or before (O3).
   Outcome<std::optional<policy::Risk>> report_code_errors(const ObservedJob& job);

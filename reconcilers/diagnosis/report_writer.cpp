@@ -16,21 +16,25 @@ std::string diagnosed_note(const std::string& name, const Json& status) {
 }
 
 Outcome<Written> write_report(const Context& ctx, const Json& object, const Json& status,
+                              const kube::Unstructured* cached,
                               const runtime::ObjectReference& job) {
   const std::string name = object["metadata"]["name"];
   const std::string ns = object["metadata"]["namespace"];
-  auto created = ctx.client->create(kube::resources::diagnoses, ns, object);
-  Json current;
-  if (created) {
-    current = std::move(*created);
-  } else if (created.error().is(kube::Error::Kind::AlreadyExists)) {
-    auto found = ctx.client->get(kube::resources::diagnoses, ns, name);
-    if (!found) return failed("reading diagnosis " + ns + "/" + name, found.error());
-    current = std::move(*found);
-    if (current.value("status", Json::object()).value("phase", "") == "Completed")
+  Json current = object;
+  if (cached) {
+    if (cached->object.value("status", Json::object()).value("phase", "") == "Completed")
       return Written::Already;
+    current["metadata"]["resourceVersion"] = cached->meta.resource_version;
   } else {
-    return failed("creating diagnosis " + ns + "/" + name, created.error());
+    auto created = ctx.client->create(kube::resources::diagnoses, ns, object);
+    if (!created) {
+      // Created before, not cached yet: the next round reads it from the cache.
+      if (created.error().is(kube::Error::Kind::AlreadyExists))
+        return std::unexpected(ReconcileError{kube::Error::Kind::Conflict,
+                                              "diagnosis " + ns + "/" + name + " not cached yet"});
+      return failed("creating diagnosis " + ns + "/" + name, created.error());
+    }
+    current = std::move(*created);
   }
   current["status"] = status;
   auto updated = ctx.client->update_status(kube::resources::diagnoses, ns, current);

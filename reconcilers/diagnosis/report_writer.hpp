@@ -1,8 +1,8 @@
 #pragma once
-// Writes a Diagnosis and its report: the object (created when missing, found when a restarted
-// operator or a second replica created it already), then its status (guarded by the object's
-// resourceVersion), then a Warning event Diagnosed on the Job. A report already Completed is
-// never written again, so that each anomaly has exactly one report, written once.
+// Writes a Diagnosis and its report: the object (created when missing; found in the cache when a
+// restarted operator or a second replica created it already), then its status (guarded by the
+// object's resourceVersion), then a Warning event Diagnosed on the Job. A report already
+// Completed is never written again, so that each anomaly has exactly one report, written once.
 
 #include <string>
 
@@ -14,10 +14,13 @@ namespace respool::reconcilers {
 
 enum class Written { Now, Already };
 
-// `object`: the Diagnosis to create (metadata.name and namespace set); `status`: its report.
-// `job`: the Job, for the event.
+// `object`: the Diagnosis to create (metadata.name and namespace set); `status`: its report;
+// `cached`: the object as the cache shows it, if it does (found there, it is not created again;
+// its resourceVersion guards the status); `job`: the Job, for the event. A report that exists
+// but is not in the cache yet is a lost race (Conflict): the next round finds it there.
 Outcome<Written> write_report(const Context& ctx, const nlohmann::json& object,
-                              const nlohmann::json& status, const runtime::ObjectReference& job);
+                              const nlohmann::json& status, const kube::Unstructured* cached,
+                              const runtime::ObjectReference& job);
 
 // The event's note: "diagnosis llm-0-x-code: Code, risk High: torch.OutOfMemoryError: ...".
 std::string diagnosed_note(const std::string& name, const nlohmann::json& status);

@@ -152,7 +152,7 @@ check default '.[] | select(.kind == "ConfigMap" and (.metadata.name | endswith(
   | select(.metadata.labels.grafana_dashboard != "1" or (.data["respool.json"] | fromjson | .panels | length) < 10)
   | "dashboard ConfigMap: sidecar label or panels missing"'
 crds=$(jq -r 'select(.kind == "CustomResourceDefinition") | .metadata.name' "$work/default.jsonl" | sort | tr '\n' ' ')
-[ "$crds" = "networks.respool.io nodeoperations.respool.io resourcepools.respool.io " ] ||
+[ "$crds" = "diagnoses.respool.io networks.respool.io nodeoperations.respool.io resourcepools.respool.io " ] ||
   fail "CRDs in the chart: $crds"
 
 check default 'map(.kind) | select(index("ValidatingAdmissionPolicy") == null) | "no admission policy by default"'

@@ -8,7 +8,8 @@
 # NodeOperation controller exists; a node fault that makes the pool Degraded, its automatic
 # Reset (remediation), and its repair; a
 # network deletion that waits, with its repeated event counted; the pool's deletion; training
-# jobs restarted upon a node fault and upon a hang.
+# jobs restarted upon a node fault and upon a hang, the report of that fault restart and of a
+# worker's Python traceback (Diagnoses).
 # Then every permission the chart grants, one verb on one resource of one rule, is taken away
 # in turn, each in a sandbox of its own: some scenario must fail within bounds (never a silent
 # hang), and the operator must say why: its log names the refused request (verb and resource),
@@ -349,13 +350,13 @@ driver_scenarios() {
 # window has passed. The hanging one runs in a pool of its own (ft, one cpu-64c node) from the
 # start, so that its minute passes while the other scenarios go on, and so that the NotReady
 # node of the other, in gpu-a, is never its own.
-training_job() { # training_job NAME POOL ANNOTATIONS-JSON TEMPLATE-ANNOTATIONS-JSON
+training_job() { # training_job NAME POOL ANNOTATIONS-JSON TEMPLATE-ANNOTATIONS-JSON [RESTART-POLICY]
   api POST /apis/batch/v1/namespaces/default/jobs - >/dev/null <<JSON
 {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "$1", "namespace": "default",
   "annotations": $3},
  "spec": {"completionMode": "Indexed", "completions": 1, "parallelism": 1, "backoffLimit": 10,
   "template": {"metadata": {"annotations": $4},
-   "spec": {"restartPolicy": "OnFailure", "nodeSelector": {"respool.io/pool": "$2"},
+   "spec": {"restartPolicy": "${5:-OnFailure}", "nodeSelector": {"respool.io/pool": "$2"},
     "tolerations": [{"key": "respool.io/pool", "operator": "Exists"}],
     "containers": [{"name": "train", "image": "registry.example/trainer:1"}]}}}}
 JSON
@@ -383,6 +384,21 @@ training_scenarios() {
     is $jobs/ft-fault '.metadata.annotations["respool.io/fault-tolerance"] | fromjson | "\(.run) \(.restarting != null)"' \
     "1 false" || return 1
   merge "/api/v1/nodes/$node" '{"metadata":{"annotations":{"sandbox.respool.io/fault":null}}}'
+  # The fault restart's report names the node (a GET of it), and a worker that fails with a
+  # Python traceback gets its own (a GET of its pod and of its log's end); each is created and
+  # its report written to its status.
+  local diag=/apis/respool.io/v1alpha1/namespaces/default/diagnoses pod
+  wait_for "diagnosis: the fault restart's report" is $diag/ft-fault-restart-1 .status.phase Completed ||
+    return 1
+  training_job ft-code gpu-a '{"fault-tolerance/job-retry-num": "1"}' \
+    '{"sandbox.respool.io/log-interval": "10", "sandbox.respool.io/run-seconds": "5", "sandbox.respool.io/failure": "traceback"}' Never
+  wait_for "diagnosis: the code job's worker failed" \
+    eval 'get "$pods?labelSelector=batch.kubernetes.io%2Fjob-name%3Dft-code" | jq -e "any(.items[]; .status.phase == \"Failed\")"' ||
+    return 1
+  pod=$(get "$pods?labelSelector=batch.kubernetes.io%2Fjob-name%3Dft-code" |
+    jq -r 'first(.items[] | select(.status.phase == "Failed")) | .metadata.name')
+  wait_for "diagnosis: the code error's report" is "$diag/$pod-code" .status.phase Completed ||
+    return 1
   grace=10 limit=100 wait_for "training job: a hang restarted in place" \
     eval 'get "$pods?labelSelector=batch.kubernetes.io%2Fjob-name%3Dft-hang" | jq -e ".items[0].status.containerStatuses[0].restartCount >= 1"' ||
     return 1
