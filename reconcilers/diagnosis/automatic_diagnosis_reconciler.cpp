@@ -1,5 +1,7 @@
 #include "reconcilers/diagnosis/automatic_diagnosis_reconciler.hpp"
 
+#include <algorithm>
+
 #include "operator/kube/resource.hpp"
 #include "operator/runtime/log.hpp"
 #include "reconcilers/diagnosis/report_writer.hpp"
@@ -106,10 +108,22 @@ Outcome<std::optional<policy::Risk>> AutomaticDiagnosisReconciler::report_code_e
       level = higher(level, *risk);
   }
   auto catalog = ctx_.catalog->get();
+  // J5's in-place restarts stop the process with a signal: those exits are respool's own (the
+  // pod's restart may be cached before the Job's ledger says so: hang-retry alone decides).
+  const bool stopped_by_respool =
+      o.training.tolerance.hang_retry || o.training.ledger.killing ||
+      o.training.ledger.last_hang_restart ||
+      std::any_of(o.training.records.begin(), o.training.records.end(),
+                  [](const auto& r) { return r.end_recover == policy::Recover::ProcRestart; });
   for (const policy::Worker& w : o.training.workers) {
     // A node's fault or a disruption is the fault monitor's: the worker's code did not fail.
-    if (!w.failed || !w.disruption.empty() || !w.node_fault.empty()) continue;
-    const std::string name = policy::code_error_name(w.pod, w.restart_count);
+    if (!w.disruption.empty() || !w.node_fault.empty()) continue;
+    // A failed pod's run is its restart_count-th; a container restarted in place (OnFailure)
+    // failed in the run before the one it runs now.
+    const bool in_place = !w.failed && w.restart_count > 0 && !w.deleting;
+    if (!w.failed && !in_place) continue;
+    const std::string name =
+        policy::code_error_name(w.pod, in_place ? w.restart_count - 1 : w.restart_count);
     if (reported(ns, name)) continue;
     policy::Gathered g;
     g.started = ctx_.clock->now();
@@ -118,7 +132,10 @@ Outcome<std::optional<policy::Risk>> AutomaticDiagnosisReconciler::report_code_e
       if (lost_race(run.error())) continue;  // the pod is gone: nothing left to read
       return failed("reading the failed run of pod " + ns + "/" + w.pod, run.error());
     }
-    auto finding = *run && catalog->failures
+    const bool signalled = *run &&
+                           ((*run)->failure.exit_code == 137 || (*run)->failure.exit_code == 143) &&
+                           (*run)->failure.reason != "OOMKilled";
+    auto finding = *run && catalog->failures && !(in_place && signalled && stopped_by_respool)
                        ? policy::match_failure(*catalog->failures, (*run)->failure, (*run)->log)
                        : std::nullopt;
     if (!finding) {

@@ -158,3 +158,23 @@ TEST_CASE("O9: an operator restarted mid-diagnosis neither loses nor duplicates 
   CHECK(diagnosed_events(h, "llm", second + "-code") == 1);
   CHECK(risk(job(h, "llm")) == "High");  // missing-module is High, the NCCL timeout Medium
 }
+
+TEST_CASE("O3 O9: a container that failed and restarted in place (OnFailure) gets its report",
+          "[reconcilers][diagnosis][rule:O3][rule:O9]") {
+  Harness h({.nodes_yaml = gpu_nodes(2)});
+  gpu_pool(h, "train", 2);
+  h.apply(training_job("llm", "train", 1, {{"fault-tolerance/job-retry-num", "2"}}, "OnFailure"),
+          kube::resources::jobs);
+  REQUIRE(h.eventually([&] { return running_pods(h, "llm", "0").size() == 1; }));
+  const std::string pod = running_pods(h, "llm", "0")[0]["metadata"]["name"];
+  // Killed by someone else than respool (SIGKILL: exit 137), restarted by its kubelet.
+  auto killed = h.client().exec("default", pod, "train", {"kill", "-9", "1"});
+  REQUIRE(killed);
+  REQUIRE(h.eventually([&] { return completed(diagnosis(h, pod + "-code")); }, 90s));
+  const Json d = *diagnosis(h, pod + "-code");
+  CHECK(d["status"]["results"][0]["catalogEntry"] == "killed-by-signal");
+  CHECK(d["status"]["results"][0]["device"]["exitCode"] == 137);
+  CHECK(d["status"]["risk"] == "Medium");
+  REQUIRE(h.eventually([&] { return risk(job(h, "llm")) == "Medium"; }));
+  CHECK(running_pods(h, "llm", "0").size() == 1);  // the same pod runs on
+}

@@ -254,4 +254,9 @@ TEST_CASE("J5: a hung job restarts in place three times and not a fourth, on the
   CHECK(risk(job(h, "stuck")) == "Medium");  // O2: restarted upon a hang
   for (const auto& p : job_pods(h, "stuck"))
     CHECK(restart_count(p) == 3);
+  // O3: the processes respool stopped are no code errors: no report of theirs.
+  auto reports = h.client().list(kube::resources::diagnoses, "default");
+  REQUIRE(reports);
+  for (const auto& d : (*reports)["items"])
+    CHECK(d["metadata"]["labels"].value("respool.io/monitor", "") != "CodeErrorDetection");
 }
