@@ -105,8 +105,7 @@ std::string_view to_string(Monitor monitor) {
 
 std::vector<NodeFinding> node_findings(const Json& node) {
   std::vector<NodeFinding> out;
-  const Json& conditions =
-      node.value("status", Json::object()).value("conditions", Json::array());
+  const Json& conditions = node.value("status", Json::object()).value("conditions", Json::array());
   for (const auto& c : conditions) {
     if (!c.is_object() || c.value("status", "") != "False") continue;
     const std::string type = c.value("type", "");
@@ -184,8 +183,8 @@ std::optional<DiagnosisResult> fault_restart_result(const RunningRecord& record,
   if (!codes.empty()) r.device.isolation_code = codes.front();
   if (const auto* known = codes.empty() ? nullptr : find_isolation_code(codes.front())) {
     r.module = std::string(known->category);
-    r.symptom = "the node's " + std::string(known->category) + " failed: " +
-                std::string(known->fault);
+    r.symptom =
+        "the node's " + std::string(known->category) + " failed: " + std::string(known->fault);
   } else if (record.end_reason.find("not ready") != std::string::npos) {
     r.module = "kubelet";
   } else {
@@ -198,10 +197,10 @@ std::optional<DiagnosisResult> fault_restart_result(const RunningRecord& record,
     break;
   }
   r.solution =
-      "respool restarted the job on other nodes and isolated the node (isolation.respool.io/" +
-      (r.device.isolation_code.empty() ? std::string("<code>") : r.device.isolation_code) +
-      " taint). Have the node repaired or replaced (a NodeOperation, or the pool's "
-      "spec.remediation); check the job resumed from its last checkpoint.";
+      "respool restarted the job without node " + node +
+      (r.device.isolation_code.empty() ? std::string() : " (" + r.device.isolation_code + ")") +
+      ". Have the node repaired or replaced (a NodeOperation Reset or Replace, or the "
+      "pool's spec.remediation), and check that the job resumed from its last checkpoint.";
   return r;
 }
 
@@ -256,21 +255,22 @@ Json job_info_json(const JobInfo& job) {
 
 Json completed_status(Gathered g) {
   order_results(g.results);
-  Json status = {{"phase", "Completed"},
-                 {"job", job_info_json(g.job)},
-                 {"startTime", format_time(g.started)},
-                 {"completionTime", format_time(g.completed)},
-                 {"duration", go_duration(std::chrono::duration_cast<std::chrono::milliseconds>(
-                                  g.completed - g.started))},
-                 {"requests", g.requests},
-                 {"logBytes", g.log_bytes},
-                 {"results", results_json(g.results)}};
+  Json status = {
+      {"phase", "Completed"},
+      {"job", job_info_json(g.job)},
+      {"startTime", format_time(g.started)},
+      {"completionTime", format_time(g.completed)},
+      {"duration",
+       go_duration(std::chrono::duration_cast<std::chrono::milliseconds>(g.completed - g.started))},
+      {"requests", g.requests},
+      {"logBytes", g.log_bytes},
+      {"results", results_json(g.results)}};
   status["risk"] = to_string(g.results.empty() ? Risk::NoRisk : g.results.front().risk);
   if (!g.results.empty() && g.results.front().category)
     status["category"] = to_string(*g.results.front().category);
   if (g.monitor) status["monitor"] = to_string(*g.monitor);
   if (!g.reason.empty()) status["reason"] = g.reason;
-  status["message"] = !g.message.empty()   ? g.message
+  status["message"] = !g.message.empty()  ? g.message
                       : g.results.empty() ? "nothing abnormal found"
                                           : g.results.front().fault;
   if (!g.creator.empty()) status["creator"] = g.creator;
@@ -288,12 +288,11 @@ Json automatic_diagnosis(const std::string& name, const std::string& ns, const s
            {{"name", name},
             {"namespace", ns},
             {"labels", {{kDiagnosisJobLabel, job}, {kDiagnosisMonitorLabel, to_string(monitor)}}},
-            {"ownerReferences",
-             Json::array({{{"apiVersion", "batch/v1"},
-                           {"kind", "Job"},
-                           {"name", job},
-                           {"uid", job_uid},
-                           {"blockOwnerDeletion", false}}})}}},
+            {"ownerReferences", Json::array({{{"apiVersion", "batch/v1"},
+                                              {"kind", "Job"},
+                                              {"name", job},
+                                              {"uid", job_uid},
+                                              {"blockOwnerDeletion", false}}})}}},
           {"spec", std::move(spec)}};
 }
 
