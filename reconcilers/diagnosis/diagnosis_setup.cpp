@@ -1,6 +1,8 @@
 #include "reconcilers/diagnosis/diagnosis_setup.hpp"
 
 #include "reconcilers/diagnosis/automatic_diagnosis_reconciler.hpp"
+#include "reconcilers/diagnosis/standard_diagnosis_reconciler.hpp"
+#include "reconcilers/policy/diagnosis_job.hpp"
 #include "reconcilers/policy/diagnosis_report.hpp"
 #include "reconcilers/trainingjob/training_job_reconciler.hpp"
 #include "reconcilers/watch_keys.hpp"
@@ -11,13 +13,16 @@ namespace {
 
 using Json = nlohmann::json;
 
-// A report is read for its phase and risk only: the rest (up to 100 results) stays on the server.
+// A report is read for its spec, phase, risk and creator only: the rest (up to 100 results)
+// stays on the server.
 void keep_summary(kube::Unstructured& d) {
   const Json status = d.object.value("status", Json::object());
   Json kept = Json::object();
   for (const char* field : {"phase", "risk"})
     if (status.contains(field)) kept[field] = status[field];
-  d.object = {{"status", std::move(kept)}};
+  const std::string creator = policy::creator_of(d.object);
+  d.object = {{"spec", d.object.value("spec", Json::object())}, {"status", std::move(kept)}};
+  if (!creator.empty()) d.object["creator"] = creator;
 }
 
 // "namespace/name" of the Job a Diagnosis reports on (its respool.io/job label).
@@ -67,7 +72,21 @@ ControllerState add_diagnosis_controller(runtime::Manager& manager, Context& ctx
                      });
                      return keys;
                    }));
-  return reconciler;
+
+  // Standard diagnoses, one key per Diagnosis asked for.
+  auto standard = std::make_shared<StandardDiagnosisReconciler>(ctx, diagnoses);
+  runtime::ControllerOptions standard_options;
+  standard_options.name = "standard-diagnosis";
+  standard_options.workers = options.workers;
+  auto& on_demand = manager.add_controller(reconcile_with(*standard), std::move(standard_options));
+  on_demand.watch(diagnoses, std::function<Keys(const kube::Unstructured&)>(
+                                 [](const kube::Unstructured& d) -> Keys {
+                                   if (!StandardDiagnosisReconciler::pending(d)) return {};
+                                   return {d.meta.key()};
+                                 }));
+  return std::make_shared<std::pair<std::shared_ptr<AutomaticDiagnosisReconciler>,
+                                    std::shared_ptr<StandardDiagnosisReconciler>>>(reconciler,
+                                                                                   standard);
 }
 
 }  // namespace respool::reconcilers

@@ -1,7 +1,8 @@
 #pragma once
 // Registers the diagnosis controllers (issue 29): a cache of the Diagnoses (their metadata, phase
-// and risk), indexed by their Job, and automatic diagnosis of the training jobs respool protects,
-// keyed by Job. Needs the training-job controller's caches: off without --training-jobs.
+// risk and spec), indexed by their Job; automatic diagnosis of the training jobs respool
+// protects, keyed by Job; Standard diagnosis on demand, keyed by Diagnosis. Needs the training-job
+// controller's caches: off without --training-jobs.
 
 #include "reconcilers/controller_setup.hpp"
 

@@ -3,12 +3,9 @@
 #include "operator/kube/resource.hpp"
 
 namespace respool::reconcilers {
-namespace {
 
 using Json = nlohmann::json;
 
-// The container's failed run in the pod: its current state if terminated with a failure, else
-// its last state (restarted since).
 std::optional<FailedRun> failed_run_of(const Json& pod, const std::string& container) {
   const Json statuses =
       pod.value("status", Json::object()).value("containerStatuses", Json::array());
@@ -30,7 +27,24 @@ std::optional<FailedRun> failed_run_of(const Json& pod, const std::string& conta
   return std::nullopt;
 }
 
-}  // namespace
+kube::Result<void> read_run_log(kube::Client& client, const std::string& ns, const std::string& pod,
+                                FailedRun& run) {
+  for (int lines : {policy::kLogTailLines, 20, 2}) {
+    std::string target = kube::resources::pods.item_path(ns, pod, "log");
+    target += "?container=" + run.container + "&tailLines=" + std::to_string(lines) +
+              "&limitBytes=" + std::to_string(policy::kLogTailBytes) + "&timestamps=true";
+    if (run.previous) target += "&previous=true";
+    auto response = client.request("GET", target);
+    ++run.requests;
+    if (!response) return std::unexpected(response.error());
+    if (response->status != 200)
+      return std::unexpected(kube::error_from_response(response->status, response->body));
+    run.log_bytes += static_cast<long long>(response->body.size());
+    run.log = std::move(response->body);
+    if (run.log.size() < policy::kLogTailBytes) break;  // whole lines up to the log's end
+  }
+  return {};
+}
 
 kube::Result<std::optional<FailedRun>> read_failed_run(kube::Client& client, const std::string& ns,
                                                        const std::string& pod,
@@ -40,20 +54,7 @@ kube::Result<std::optional<FailedRun>> read_failed_run(kube::Client& client, con
   auto run = failed_run_of(*object, container);
   if (!run) return std::optional<FailedRun>();
   run->requests = 1;
-  for (int lines : {policy::kLogTailLines, 20, 2}) {
-    std::string target = kube::resources::pods.item_path(ns, pod, "log");
-    target += "?container=" + container + "&tailLines=" + std::to_string(lines) +
-              "&limitBytes=" + std::to_string(policy::kLogTailBytes) + "&timestamps=true";
-    if (run->previous) target += "&previous=true";
-    auto response = client.request("GET", target);
-    ++run->requests;
-    if (!response) return std::unexpected(response.error());
-    if (response->status != 200)
-      return std::unexpected(kube::error_from_response(response->status, response->body));
-    run->log_bytes += static_cast<long long>(response->body.size());
-    run->log = std::move(response->body);
-    if (run->log.size() < policy::kLogTailBytes) break;  // whole lines up to the log's end
-  }
+  if (auto read = read_run_log(client, ns, pod, *run); !read) return std::unexpected(read.error());
   return run;
 }
 

@@ -21,6 +21,14 @@ struct FailedRun {
   long long requests = 0, log_bytes = 0;
 };
 
+// The container's failed run in a pod object (its current state if terminated with a failure,
+// else its last state: restarted since), without its log; nullopt when it has none.
+std::optional<FailedRun> failed_run_of(const nlohmann::json& pod, const std::string& container);
+
+// Reads the end of `run`'s log into it (the bounded requests above, after the pod's).
+kube::Result<void> read_run_log(kube::Client& client, const std::string& ns, const std::string& pod,
+                                FailedRun& run);
+
 // nullopt: the container has no failed run (it runs, or it succeeded).
 kube::Result<std::optional<FailedRun>> read_failed_run(kube::Client& client, const std::string& ns,
                                                        const std::string& pod,

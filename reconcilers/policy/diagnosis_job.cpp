@@ -57,7 +57,8 @@ std::string job_phase(const Json& job) {
 
 JobInfo job_info(const Json& job, const std::string& pool, const Catalog& catalog) {
   JobInfo info;
-  const Json& meta = at(job, {"metadata"});
+  const Json& found = at(job, {"metadata"});
+  const Json& meta = found.is_object() ? found : Json::object();
   info.name = meta.value("name", "");
   info.uid = meta.value("uid", "");
   info.pool = pool;

@@ -9,7 +9,7 @@
 # Reset (remediation), and its repair; a
 # network deletion that waits, with its repeated event counted; the pool's deletion; training
 # jobs restarted upon a node fault and upon a hang, the report of that fault restart and of a
-# worker's Python traceback (Diagnoses).
+# worker's Python traceback (Diagnoses), and a Standard diagnosis asked for.
 # Then every permission the chart grants, one verb on one resource of one rule, is taken away
 # in turn, each in a sandbox of its own: some scenario must fail within bounds (never a silent
 # hang), and the operator must say why: its log names the refused request (verb and resource),
@@ -399,6 +399,9 @@ training_scenarios() {
     jq -r 'first(.items[] | select(.status.phase == "Failed")) | .metadata.name')
   wait_for "diagnosis: the code error's report" is "$diag/$pod-code" .status.phase Completed ||
     return 1
+  api POST $diag - >/dev/null <<<'{"apiVersion": "respool.io/v1alpha1", "kind": "Diagnosis",
+    "metadata": {"name": "ask", "namespace": "default"}, "spec": {"job": "ft-code"}}'
+  wait_for "diagnosis: a Standard one asked for" is $diag/ask .status.phase Completed || return 1
   grace=10 limit=100 wait_for "training job: a hang restarted in place" \
     eval 'get "$pods?labelSelector=batch.kubernetes.io%2Fjob-name%3Dft-hang" | jq -e ".items[0].status.containerStatuses[0].restartCount >= 1"' ||
     return 1

@@ -6,6 +6,7 @@
 
 #include "reconcilers/policy/catalog.hpp"
 #include "reconcilers/policy/diagnosis_report.hpp"
+#include "reconcilers/policy/standard_diagnosis.hpp"
 #include "reconcilers/policy/time.hpp"
 #include "yaml_json.hpp"
 
@@ -186,4 +187,36 @@ TEST_CASE("O9: an Automatic report is owned by its Job and labelled with it",
   CHECK(d["metadata"]["labels"]["respool.io/job"] == "llm");
   CHECK(d["metadata"]["labels"]["respool.io/monitor"] == "FaultMonitoring");
   CHECK(d["spec"] == Json{{"job", "llm"}, {"type", "Automatic"}});
+}
+
+TEST_CASE("O11: a Standard diagnosis reports every finding, the highest risk first",
+          "[policy][diagnosis][O11]") {
+  JobEvidence e;
+  e.workers = {{.pod = "big-0", .node = "n-0", .worker = 0, .failure = std::nullopt, .log = ""},
+               {.pod = "big-1", .node = "n-1", .worker = 1,
+                .failure = WorkerFailure{1, "Error"},
+                .log = "Traceback (most recent call last):\n  File \"/w/train.py\", line 3, in "
+                       "<module>\nModuleNotFoundError: No module named 'x'\n"},
+               {.pod = "big-2", .node = "n-2", .worker = 2, .failure = std::nullopt, .log = ""}};
+  e.nodes = {{.name = "n-0", .missing = false, .findings = {}},
+             {.name = "n-1", .missing = false, .findings = {}},
+             {.name = "n-2",
+              .missing = false,
+              .findings = {{"NPUHealthy", "A050122", "NPU 5", "NPU 5: major alarm"}}}};
+  e.operations = {{.name = "reset-n-0", .type = "Reset", .phase = "Succeeded", .nodes = {"n-0"}}};
+  e.warnings = {{"2026-11-28T00:00:01Z", "Diagnosed", "diagnosis x: ..."},
+                {"2026-11-28T00:00:02Z", "BackoffLimitExceeded", "Job has reached the limit"}};
+  const auto results = standard_results(e, &shipped());
+  REQUIRE(results.size() == 4);
+  CHECK(results[0].catalog_entry == "missing-module");  // High
+  CHECK(results[0].device.pod == "big-1");
+  CHECK(results[1].device.node == "n-2");  // Medium: the node finding, its worker named
+  CHECK(results[1].device.worker == 2);
+  CHECK(results[1].device.isolation_code == "A050122");
+  CHECK(results[1].device.accelerator == "NPU 5");
+  CHECK(results[2].risk == Risk::Low);
+  CHECK(results[2].fault.find("reset-n-0") != std::string::npos);
+  CHECK(results[3].key_lines.size() == 1);  // the Diagnosed event is respool's own
+  CHECK(results[3].fault == "BackoffLimitExceeded: Job has reached the limit");
+  CHECK(standard_results({}, &shipped()).empty());
 }

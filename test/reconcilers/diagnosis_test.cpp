@@ -178,3 +178,74 @@ TEST_CASE("O3 O9: a container that failed and restarted in place (OnFailure) get
   REQUIRE(h.eventually([&] { return risk(job(h, "llm")) == "Medium"; }));
   CHECK(running_pods(h, "llm", "0").size() == 1);  // the same pod runs on
 }
+
+TEST_CASE(
+    "O11: a Standard diagnosis of an 8-worker job names the one worker whose node carries "
+    "a fault code; one for a Job that does not exist ends Failed",
+    "[reconcilers][diagnosis][rule:O11]") {
+  Harness h({.nodes_yaml = gpu_nodes(8)});
+  gpu_pool(h, "train", 8);
+  // Without fault tolerance: nothing restarts it, and a Standard diagnosis is still made (O1).
+  h.apply(training_job("big", "train", 8, {}, "Never"), kube::resources::jobs);
+  REQUIRE(h.eventually([&] { return running_pods(h, "big", "0").size() == 8; }));
+  std::string node, pod;
+  for (const auto& p : running_pods(h, "big", "0")) {
+    if (p["metadata"]["labels"].value("batch.kubernetes.io/job-completion-index", "") == "5") {
+      node = p["spec"]["nodeName"];
+      pod = p["metadata"]["name"];
+    }
+  }
+  REQUIRE_FALSE(node.empty());
+  // The node agent's finding on worker 5's node.
+  kube::WriteOptions status_only;
+  status_only.subresource = "status";
+  auto found = h.client().patch(
+      kube::resources::nodes, "", node, kube::PatchType::Strategic,
+      Json{{"status",
+            {{"conditions",
+              Json::array({{{"type", "GPUHealthy"},
+                            {"status", "False"},
+                            {"reason", "A050101"},
+                            {"message", "GPU 3 (GPU-8f2c): volatile uncorrectable ECC errors: 2"},
+                            {"lastHeartbeatTime", "2026-11-28T00:00:00Z"},
+                            {"lastTransitionTime", "2026-11-28T00:00:00Z"}}})}}}},
+      status_only);
+  INFO((found ? std::string() : found.error().describe()));
+  REQUIRE(found);
+
+  auto ask = [&](const std::string& name, const std::string& job_name) {
+    REQUIRE(
+        h.client().create(kube::resources::diagnoses, "default",
+                          Json{{"apiVersion", "respool.io/v1alpha1"},
+                               {"kind", "Diagnosis"},
+                               {"metadata", {{"name", name}, {"namespace", "default"}}},
+                               {"spec", {{"job", job_name}, {"description", "why is it slow?"}}}}));
+  };
+  ask("why", "big");
+  ask("nothing", "no-such-job");
+  REQUIRE(h.eventually([&] { return completed(diagnosis(h, "why")); }, 90s));
+  const Json d = *diagnosis(h, "why");
+  CHECK(d["spec"]["type"] == "Standard");  // the default
+  const Json& s = d["status"];
+  CHECK(s["job"]["workers"] == 8);
+  CHECK(s["job"]["pool"] == "train");
+  CHECK(s["requests"].get<int>() >= 2 + 8);  // pods, events, each node
+  std::vector<Json> hardware;
+  for (const auto& r : s["results"])
+    if (r.value("category", "") == "Hardware") hardware.push_back(r);
+  REQUIRE(hardware.size() == 1);
+  CHECK(hardware[0]["device"]["node"] == node);
+  CHECK(hardware[0]["device"]["pod"] == pod);
+  CHECK(hardware[0]["device"]["worker"] == 5);
+  CHECK(hardware[0]["device"]["isolationCode"] == "A050101");
+  CHECK(hardware[0]["device"]["accelerator"] == "GPU 3 (GPU-8f2c)");
+  CHECK(s["risk"] == "Medium");
+  CHECK(s["category"] == "Hardware");
+  REQUIRE(h.eventually([&] { return diagnosed_events(h, "big", "why") == 1; }));
+
+  REQUIRE(h.eventually([&] {
+    auto n = diagnosis(h, "nothing");
+    return n && n->value("status", Json::object()).value("phase", "") == "Failed";
+  }));
+  CHECK(diagnosis(h, "nothing")->at("status")["reason"] == "JobNotFound");
+}
