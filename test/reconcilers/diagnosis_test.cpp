@@ -242,6 +242,14 @@ TEST_CASE(
   CHECK(s["risk"] == "Medium");
   CHECK(s["category"] == "Hardware");
   REQUIRE(h.eventually([&] { return diagnosed_events(h, "big", "why") == 1; }));
+  // Asked for while no operator runs, reported by the next; the one before is not redone.
+  const std::string version = d["metadata"]["resourceVersion"];
+  h.restart_operator();
+  ask("again", "big");
+  REQUIRE(h.eventually([&] { return completed(diagnosis(h, "again")); }, 90s));
+  CHECK(diagnosis(h, "why")->at("metadata")["resourceVersion"] == version);
+  CHECK(diagnosed_events(h, "big", "why") == 1);
+  CHECK(diagnosed_events(h, "big", "again") == 1);
 
   REQUIRE(h.eventually([&] {
     auto n = diagnosis(h, "nothing");
