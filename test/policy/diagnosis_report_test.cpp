@@ -8,22 +8,15 @@
 #include "reconcilers/policy/diagnosis_report.hpp"
 #include "reconcilers/policy/standard_diagnosis.hpp"
 #include "reconcilers/policy/time.hpp"
+#include "test/policy/shipped_catalogue.hpp"
 #include "yaml_json.hpp"
 
 using namespace respool::policy;
 using Json = nlohmann::json;
 using respool::policy::test::load_yaml;
+using respool::policy::test::shipped;
 
 namespace {
-
-const FailureCatalogue& shipped() {
-  static const Catalog catalog = [] {
-    auto c = parse_catalog(load_yaml("config/catalog.yaml"));
-    REQUIRE(c);
-    return *c;
-  }();
-  return *catalog.failures;
-}
 
 Json node_with(Json conditions) {
   return {{"metadata", {{"name", "gpu-3"}}}, {"status", {{"conditions", std::move(conditions)}}}};
@@ -31,9 +24,10 @@ Json node_with(Json conditions) {
 
 }  // namespace
 
-TEST_CASE("O9: a CUDA out-of-memory becomes a report naming the exception, the user's line "
-          "and the solution",
-          "[policy][diagnosis][O9]") {
+TEST_CASE(
+    "O9: a CUDA out-of-memory becomes a report naming the exception, the user's line "
+    "and the solution",
+    "[policy][diagnosis][O9]") {
   const std::string log =
       "2026-11-27T23:46:40.000000000Z epoch 3 step 1200 loss 1.82\n"
       "2026-11-27T23:46:44.100000000Z Traceback (most recent call last):\n"
@@ -63,8 +57,8 @@ TEST_CASE("O9: a CUDA out-of-memory becomes a report naming the exception, the u
   CHECK(r.key_lines.back().pod == "llm-0-abcde");
   CHECK(r.key_lines.back().time == "2026-11-27T23:46:44.100000004Z");
   const Json out = results_json({r})[0];
-  CHECK(out["device"] == Json{{"node", "gpu-3"}, {"pod", "llm-0-abcde"}, {"worker", 0},
-                              {"exitCode", 1}});
+  CHECK(out["device"] ==
+        Json{{"node", "gpu-3"}, {"pod", "llm-0-abcde"}, {"worker", 0}, {"exitCode", 1}});
   CHECK(out["category"] == "Code");
   CHECK(out["risk"] == "High");
   CHECK(out["keyLines"].size() <= 5);
@@ -87,12 +81,16 @@ TEST_CASE("O9: a node fault restart names the node, the worker, the code and the
   record.end_reason = "node gpu-3 abnormal: GPU memory (A050101)";
   record.end_related_task = "worker-2";
   record.end_recover = Recover::JobRescheduleWithTaint;
-  const auto findings = node_findings(node_with(Json::array(
-      {{{"type", "Ready"}, {"status", "True"}},
-       {{"type", "InfiniBandHealthy"}, {"status", "False"}, {"reason", "A050147"},
-        {"message", "mlx5_0 port 1: state DOWN"}},
-       {{"type", "GPUHealthy"}, {"status", "False"}, {"reason", "A050101"},
-        {"message", "GPU 3 (GPU-8f2c): volatile uncorrectable ECC errors: 2"}}})));
+  const auto findings = node_findings(node_with(
+      Json::array({{{"type", "Ready"}, {"status", "True"}},
+                   {{"type", "InfiniBandHealthy"},
+                    {"status", "False"},
+                    {"reason", "A050147"},
+                    {"message", "mlx5_0 port 1: state DOWN"}},
+                   {{"type", "GPUHealthy"},
+                    {"status", "False"},
+                    {"reason", "A050101"},
+                    {"message", "GPU 3 (GPU-8f2c): volatile uncorrectable ECC errors: 2"}}})));
   REQUIRE(findings.size() == 2);
   auto r = fault_restart_result(record, findings);
   REQUIRE(r);
@@ -178,8 +176,8 @@ TEST_CASE("O10: the summary is the highest risk's; no results is NoRisk",
 
 TEST_CASE("O9: an Automatic report is owned by its Job and labelled with it",
           "[policy][diagnosis][O9]") {
-  Json d = automatic_diagnosis("llm-restart-1", "team-a", "llm", "uid-1",
-                               Monitor::FaultMonitoring, "");
+  Json d =
+      automatic_diagnosis("llm-restart-1", "team-a", "llm", "uid-1", Monitor::FaultMonitoring, "");
   CHECK(d["kind"] == "Diagnosis");
   CHECK(d["metadata"]["namespace"] == "team-a");
   CHECK(d["metadata"]["ownerReferences"][0]["uid"] == "uid-1");
@@ -193,7 +191,9 @@ TEST_CASE("O11: a Standard diagnosis reports every finding, the highest risk fir
           "[policy][diagnosis][O11]") {
   JobEvidence e;
   e.workers = {{.pod = "big-0", .node = "n-0", .worker = 0, .failure = std::nullopt, .log = ""},
-               {.pod = "big-1", .node = "n-1", .worker = 1,
+               {.pod = "big-1",
+                .node = "n-1",
+                .worker = 1,
                 .failure = WorkerFailure{1, "Error"},
                 .log = "Traceback (most recent call last):\n  File \"/w/train.py\", line 3, in "
                        "<module>\nModuleNotFoundError: No module named 'x'\n"},

@@ -10,22 +10,14 @@
 #include "reconcilers/policy/catalog.hpp"
 #include "reconcilers/policy/failure_catalogue.hpp"
 #include "reconcilers/policy/failure_match.hpp"
+#include "test/policy/shipped_catalogue.hpp"
 #include "yaml_json.hpp"
 
 using namespace respool::policy;
 using respool::policy::test::load_yaml;
+using respool::policy::test::shipped;
 
 namespace {
-
-const FailureCatalogue& shipped() {
-  static const Catalog catalog = [] {
-    auto c = parse_catalog(load_yaml("config/catalog.yaml"));
-    REQUIRE(c);
-    return *c;
-  }();
-  REQUIRE(catalog.failures);
-  return *catalog.failures;
-}
 
 // The name of the entry that matches, or "" for none.
 std::string matched(const std::string& log, WorkerFailure worker = {1, "Error"}) {

@@ -113,13 +113,13 @@ TEST_CASE("crds/ holds exactly the four CRDs", "[policy][files][crds]") {
   for (const auto& entry : std::filesystem::directory_iterator(source_path("crds"))) {
     files.insert(entry.path().filename().string());
   }
-  CHECK(files ==
-        std::set<std::string>{"diagnoses.yaml", "networks.yaml", "nodeoperations.yaml",
-                              "resourcepools.yaml"});
+  CHECK(files == std::set<std::string>{"diagnoses.yaml", "networks.yaml", "nodeoperations.yaml",
+                                       "resourcepools.yaml"});
 }
 
 // O9: the Diagnosis is namespaced (its Job owns it), listed as the issue names its columns.
-TEST_CASE("the Diagnosis CRD: namespaced, diag, JOB TYPE CATEGORY RISK AGE", "[policy][files][crds]") {
+TEST_CASE("the Diagnosis CRD: namespaced, diag, JOB TYPE CATEGORY RISK AGE",
+          "[policy][files][crds]") {
   json d = crd("diagnoses");
   CHECK(d["metadata"]["name"] == "diagnoses.respool.io");
   CHECK(d["spec"]["scope"] == "Namespaced");
