@@ -8,6 +8,7 @@
 #   no record lost: one ended record per fault naming its worker, its node and
 #       job_reschedule_with_taint, then the open run
 #   no worker of a run lands on a node that was NotReady when the run started
+#   one fault restart report (Diagnosis) per fault, naming its worker and node, written once
 # Usage: training_job_restart.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
 build=${1:?build dir}
@@ -142,4 +143,23 @@ while read -r i worker node; do
   has -F "node $node " <<<"$(jq -r .endReason <<<"$r")" || fail "record $i names no node $node: $r"
 done <"$work/faults.txt"
 [ "$(jq -r ".[$faults].endAt // \"open\"" <<<"$records")" = open ] || fail "the last run is not open: $records"
+# O9: one fault restart report per fault, Completed, naming its worker and node, though the
+# operator was killed while it wrote them; none written twice (one Diagnosed event at most).
+completed_reports() {
+  k get diag -l respool.io/monitor=FaultMonitoring -o json |
+    jq '[.items[] | select(.status.phase == "Completed")] | length'
+}
+for _ in $(seq 100); do [ "$(completed_reports)" = $faults ] && break; sleep 0.2; done
+diags=$(k get diag -l respool.io/job=llm -o json)
+[ "$(jq '[.items[] | select(.metadata.labels["respool.io/monitor"] == "FaultMonitoring")] | length' <<<"$diags")" = $faults ] ||
+  fail "$(jq -r '[.items[].metadata.name] | join(" ")' <<<"$diags"): want $faults fault restart reports"
+events=$(k get events --field-selector involvedObject.name=llm,reason=Diagnosed -o json)
+while read -r i worker node; do
+  d=$(jq -c --arg n "llm-restart-$i" '.items[] | select(.metadata.name == $n)' <<<"$diags")
+  [ "$(jq -r .status.phase <<<"$d")" = Completed ] || fail "diagnosis llm-restart-$i: $d"
+  [ "$(jq -r '.status.results[0].device | "\(.node) \(.worker)"' <<<"$d")" = "$node $worker" ] ||
+    fail "diagnosis llm-restart-$i names $(jq -c .status.results[0].device <<<"$d"), want $node, worker $worker"
+  said=$(jq --arg n "diagnosis llm-restart-$i:" '[.items[] | select(.message | startswith($n)) | .count // 1] | add // 0' <<<"$events")
+  [ "$said" -le 1 ] || fail "diagnosis llm-restart-$i said $said times"
+done <"$work/faults.txt"
 echo "training_job_restart: all checks passed ($faults faults, $kills kills)"
