@@ -1,5 +1,7 @@
 #include "reconcilers/policy/diagnosis_job.hpp"
 
+#include <optional>
+
 #include "reconcilers/policy/time.hpp"
 
 namespace respool::policy {
@@ -22,9 +24,19 @@ const Json& at(const Json& j, std::initializer_list<const char*> path) {
 std::string creator_of(const Json& object) {
   const Json& fields = at(object, {"metadata", "managedFields"});
   if (!fields.is_array()) return "";
-  for (const auto& f : fields)
-    if (f.is_object() && f.value("operation", "") == "Create") return f.value("manager", "");
-  return "";
+  // managedFields say Apply or Update, never Create: the creator is the manager of the earliest
+  // entry on the object itself (status entries are controllers reporting on it).
+  std::optional<std::string> creator, earliest;
+  for (const auto& f : fields) {
+    if (!f.is_object() || (f.contains("subresource") && f["subresource"] != "")) continue;
+    auto time = f.find("time");
+    const std::string at = time != f.end() && time->is_string() ? time->get<std::string>() : "";
+    auto manager = f.find("manager");
+    if (earliest && at >= *earliest) continue;
+    earliest = at;
+    creator = manager != f.end() && manager->is_string() ? manager->get<std::string>() : "";
+  }
+  return creator.value_or("");
 }
 
 std::string resource_type(const Json& job, const Catalog& catalog) {

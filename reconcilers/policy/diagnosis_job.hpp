@@ -11,8 +11,8 @@
 
 namespace respool::policy {
 
-// Who created an object: the manager of its managedFields entry of operation Create
-// ("kubectl-create", "kubectl-client-side-apply", "helm"), or "" when none says.
+// Who created an object: the manager of its earliest managedFields entry that is not a
+// subresource's ("kubectl-create", "kubectl-client-side-apply", "helm"), or "" when none says.
 std::string creator_of(const nlohmann::json& object);
 
 // GPU or NPU when the pod template asks for a catalog flavor's accelerator resource, else CPU.

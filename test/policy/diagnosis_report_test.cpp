@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "reconcilers/policy/catalog.hpp"
+#include "reconcilers/policy/diagnosis_job.hpp"
 #include "reconcilers/policy/diagnosis_report.hpp"
 #include "reconcilers/policy/standard_diagnosis.hpp"
 #include "reconcilers/policy/time.hpp"
@@ -219,4 +220,24 @@ TEST_CASE("O11: a Standard diagnosis reports every finding, the highest risk fir
   CHECK(results[3].key_lines.size() == 1);  // the Diagnosed event is respool's own
   CHECK(results[3].fault == "BackoffLimitExceeded: Job has reached the limit");
   CHECK(standard_results({}, &shipped()).empty());
+}
+
+TEST_CASE("O9: a report's creator is the manager that wrote the object first",
+          "[policy][diagnosis][O9]") {
+  const Json job = {{"metadata",
+                     {{"name", "llm"},
+                      {"managedFields", Json::array({{{"manager", "kube-controller-manager"},
+                                                      {"operation", "Update"},
+                                                      {"subresource", "status"},
+                                                      {"time", "2026-11-28T00:00:00Z"}},
+                                                     {{"manager", "respool"},
+                                                      {"operation", "Update"},
+                                                      {"time", "2026-11-28T00:05:00Z"}},
+                                                     {{"manager", "kubectl-client-side-apply"},
+                                                      {"operation", "Update"},
+                                                      {"time", "2026-11-28T00:00:01Z"}}})}}}};
+  CHECK(creator_of(job) == "kubectl-client-side-apply");
+  CHECK(creator_of(Json{{"metadata", {{"name", "x"}}}}).empty());
+  CHECK(
+      creator_of(Json{{"metadata", {{"managedFields", Json::array({{{"manager", 3}}})}}}}).empty());
 }
