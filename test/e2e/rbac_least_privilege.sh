@@ -339,7 +339,8 @@ driver_scenarios() {
     return 1
   merge $pool '{"spec":{"driver":{"gpuVersion":"550.54.15","upgrade":{"mode":"Force","maxUnavailable":"100%"}}}}'
   wait_for "driver upgrade: the job stopped (Force)" gone /api/v1/namespaces/default/pods/job-gpu || return 1
-  grace=15 wait_for "driver upgrade: every GPU node at 550.54.15" is $pool \
+  # Four nodes upgraded in turn: under ASan, with three rounds at a time, more than 30 s.
+  grace=15 limit=60 wait_for "driver upgrade: every GPU node at 550.54.15" is $pool \
     '"\(.status.driver.gpuVersion)/\(.status.driver.nodes.upgraded)/\(.status.phase)"' 550.54.15/4/Running ||
     return 1
 }
