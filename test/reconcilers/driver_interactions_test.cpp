@@ -138,7 +138,18 @@ TEST_CASE("a node claimed during an upgrade runs the target version before it tu
   CHECK(joined_old);
   CHECK(available);
   REQUIRE(h.client().remove(kube::resources::pods, "default", "train-0"));
-  REQUIRE(h.eventually([&] { return all_upgraded(h, "p", kNew); }, std::chrono::seconds(240)));
+  const bool upgraded =
+      h.eventually([&] { return all_upgraded(h, "p", kNew); }, std::chrono::seconds(240));
+  // Once failed under ASan+UBSan (a fresh run, 2026-11-28), never here: say where each node is.
+  std::string nodes;
+  for (const auto& n : h.pool_nodes("p"))
+    nodes += n["metadata"]["name"].get<std::string>() + " " +
+             label(n, "respool.io/driver-version") + " " + state_of(n) + " " +
+             n["metadata"].value("annotations", Json::object()).dump() +
+             " unschedulable=" + (n["spec"].value("unschedulable", false) ? "yes" : "no") + "; ";
+  INFO(nodes);
+  INFO(h.pool("p")["status"].value("driver", Json::object()).dump());
+  REQUIRE(upgraded);
 }
 
 TEST_CASE("D3: only a Running pool upgrades; a change to an Abnormal one waits, saying why",
