@@ -6,7 +6,6 @@
 #include "operator/runtime/log.hpp"
 #include "reconcilers/diagnosis/report_writer.hpp"
 #include "reconcilers/diagnosis/worker_failure.hpp"
-#include "reconcilers/policy/diagnosis_job.hpp"
 #include "reconcilers/policy/diagnosis_report.hpp"
 #include "reconcilers/policy/training_job_risk.hpp"
 
@@ -17,12 +16,8 @@ using runtime::ReconcileResult;
 
 namespace {
 
-policy::Risk higher(std::optional<policy::Risk> a, policy::Risk b) {
-  policy::RiskFacts facts;
-  facts.protected_job = true;
-  facts.code_error = b;
-  facts.recorded = a;
-  return policy::grade_risk(facts);
+policy::Risk higher(std::optional<policy::Risk> level, policy::Risk risk) {
+  return level ? policy::more_severe(*level, risk) : risk;
 }
 
 }  // namespace
@@ -54,7 +49,8 @@ Outcome<void> AutomaticDiagnosisReconciler::report_fault_restarts(const Observed
   const std::string ns = o.job->meta.namespace_.str();
   const auto& records = o.training.records;
   for (std::size_t i = 0; i < records.size(); ++i) {
-    if (!records[i].end_at || policy::fault_node(records[i]).empty()) continue;
+    const std::string node = policy::fault_node(records[i]);
+    if (!records[i].end_at || node.empty()) continue;
     const std::string name = policy::fault_restart_name(o.job->meta.name, i + 1);
     if (reported(ns, name)) continue;
     policy::Gathered g;
@@ -62,7 +58,6 @@ Outcome<void> AutomaticDiagnosisReconciler::report_fault_restarts(const Observed
     // The node's findings, where it still shows them (a GET: the shared cache keeps no
     // conditions but Ready).
     std::vector<policy::NodeFinding> findings;
-    const std::string node = policy::fault_node(records[i]);
     auto object = ctx_.client->get(kube::resources::nodes, "", node);
     ++g.requests;
     if (object)
@@ -72,7 +67,8 @@ Outcome<void> AutomaticDiagnosisReconciler::report_fault_restarts(const Observed
     auto result = policy::fault_restart_result(records[i], findings);
     if (!result) continue;
     g.results.push_back(std::move(*result));
-    g.job = policy::job_info(o.job->object, o.pool, *ctx_.catalog->get());
+    g.job =
+        report_job_info(*o.job, *ctx_.catalog->get(), static_cast<int>(o.training.workers.size()));
     g.monitor = policy::Monitor::FaultMonitoring;
     g.reason = "FaultRestart";
     g.creator = "respool";
@@ -154,7 +150,7 @@ Outcome<std::optional<policy::Risk>> AutomaticDiagnosisReconciler::report_code_e
     auto result = policy::code_error_result(*catalog->failures, *finding, std::move(device));
     const policy::Risk risk = result.risk;
     g.results.push_back(std::move(result));
-    g.job = policy::job_info(o.job->object, o.pool, *catalog);
+    g.job = report_job_info(*o.job, *catalog, static_cast<int>(o.training.workers.size()));
     g.monitor = policy::Monitor::CodeErrorDetection;
     g.reason = "CodeError";
     g.creator = "respool";

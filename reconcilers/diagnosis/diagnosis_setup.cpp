@@ -35,9 +35,7 @@ Keys diagnosed_job(const kube::Unstructured& d) {
 // "namespace/name" of the Job that controls a failed pod, or one whose containers restarted.
 Keys failed_worker_job(const kube::Pod& p) {
   if (p.phase != "Failed" && p.restart_count == 0) return {};
-  const auto* owner = p.meta.controller_ref();
-  if (!owner || owner->kind != "Job") return {};
-  return {p.meta.namespace_.str() + "/" + owner->name.str()};
+  return controlling_job(p);
 }
 
 }  // namespace

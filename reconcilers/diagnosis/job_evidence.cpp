@@ -7,6 +7,7 @@
 #include "reconcilers/diagnosis/worker_failure.hpp"
 #include "reconcilers/policy/running_records.hpp"
 #include "reconcilers/policy/time.hpp"
+#include "reconcilers/trainingjob/training_job_observed.hpp"
 
 namespace respool::reconcilers {
 namespace {
@@ -21,16 +22,6 @@ std::optional<int> completion_index(const Json& pod) {
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (text.empty() || ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
   return value;
-}
-
-// The container the training runs in: the one kubectl picks by default.
-std::string main_container(const Json& pod) {
-  std::string name = pod["metadata"]
-                         .value("annotations", Json::object())
-                         .value("kubectl.kubernetes.io/default-container", "");
-  const Json containers = pod.value("spec", Json::object()).value("containers", Json::array());
-  if (name.empty() && !containers.empty()) name = containers[0].value("name", "");
-  return name;
 }
 
 Outcome<void> gather_workers(const Context& ctx, const kube::Unstructured& job, Gathering& g,
@@ -48,7 +39,7 @@ Outcome<void> gather_workers(const Context& ctx, const kube::Unstructured& job, 
     w.node = pod.value("spec", Json::object()).value("nodeName", "");
     w.worker = completion_index(pod);
     if (!w.node.empty()) nodes.insert(w.node);
-    if (auto run = failed_run_of(pod, main_container(pod))) {
+    if (auto run = failed_run_of(pod, default_container(pod))) {
       auto read = read_run_log(*ctx.client, ns, w.pod, *run);
       g.requests += run->requests;
       g.log_bytes += run->log_bytes;

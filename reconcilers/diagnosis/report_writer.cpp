@@ -1,10 +1,29 @@
 #include "reconcilers/diagnosis/report_writer.hpp"
 
 #include "operator/kube/resource.hpp"
+#include "reconcilers/policy/diagnosis_job.hpp"
+#include "reconcilers/trainingjob/training_job_observed.hpp"
 
 namespace respool::reconcilers {
 
 using Json = nlohmann::json;
+
+policy::JobInfo report_job_info(const kube::Unstructured& job, const policy::Catalog& catalog,
+                                int workers_found) {
+  policy::JobInfo info = policy::job_info(job.object, "", catalog);
+  info.name = job.meta.name;
+  info.uid = job.meta.uid.str();
+  info.created = job.meta.creation_timestamp;
+  info.pool = training_pool(job.object).value_or("");
+  if (!job.object.contains("status")) info.phase.clear();  // not kept: unknown
+  const Json& pod_spec = job.object.value("spec", Json::object())
+                             .value("template", Json::object())
+                             .value("spec", Json::object());
+  if (!pod_spec.contains("containers")) info.resource_type.clear();
+  if (!job.object.value("spec", Json::object()).contains("parallelism"))
+    info.workers = workers_found;
+  return info;
+}
 
 std::string diagnosed_note(const std::string& name, const Json& status) {
   std::string note = "diagnosis " + name + ": ";

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "reconcilers/context.hpp"
+#include "reconcilers/policy/diagnosis_report.hpp"
 
 namespace respool::reconcilers {
 
@@ -21,6 +22,12 @@ enum class Written { Now, Already };
 Outcome<Written> write_report(const Context& ctx, const nlohmann::json& object,
                               const nlohmann::json& status, const kube::Unstructured* cached,
                               const runtime::ObjectReference& job);
+
+// The basic information of the Job a report is on, from the cache: whole for a protected Job,
+// else its metadata and the pool it selects (what the cache does not keep is left out);
+// `workers_found` stands in for a parallelism the cache does not show.
+policy::JobInfo report_job_info(const kube::Unstructured& job, const policy::Catalog& catalog,
+                                int workers_found);
 
 // The event's note: "diagnosis llm-0-x-code: Code, risk High: torch.OutOfMemoryError: ...".
 std::string diagnosed_note(const std::string& name, const nlohmann::json& status);

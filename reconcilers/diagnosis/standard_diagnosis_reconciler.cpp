@@ -3,7 +3,6 @@
 #include "operator/kube/resource.hpp"
 #include "reconcilers/diagnosis/job_evidence.hpp"
 #include "reconcilers/diagnosis/report_writer.hpp"
-#include "reconcilers/policy/diagnosis_job.hpp"
 #include "reconcilers/policy/standard_diagnosis.hpp"
 #include "reconcilers/policy/time.hpp"
 #include "reconcilers/trainingjob/training_job_observed.hpp"
@@ -12,28 +11,6 @@ namespace respool::reconcilers {
 
 using Json = nlohmann::json;
 using runtime::ReconcileResult;
-
-namespace {
-
-// The Job's basic information from the cache (whole for a protected Job, else its metadata and
-// the pool it selects) and the pods found.
-policy::JobInfo job_info_of(const kube::Unstructured& job, const policy::Catalog& catalog,
-                            int pods) {
-  policy::JobInfo info = policy::job_info(job.object, "", catalog);
-  info.name = job.meta.name;
-  info.uid = job.meta.uid.str();
-  info.created = job.meta.creation_timestamp;
-  info.pool = training_pool(job.object).value_or("");
-  if (!job.object.contains("status")) info.phase.clear();  // not kept: unknown
-  const Json& pod_spec = job.object.value("spec", Json::object())
-                             .value("template", Json::object())
-                             .value("spec", Json::object());
-  if (!pod_spec.contains("containers")) info.resource_type.clear();
-  if (!job.object.value("spec", Json::object()).contains("parallelism")) info.workers = pods;
-  return info;
-}
-
-}  // namespace
 
 bool StandardDiagnosisReconciler::pending(const kube::Unstructured& d) {
   if (d.object.value("spec", Json::object()).value("type", "Standard") != "Standard") return false;
@@ -75,7 +52,7 @@ Outcome<ReconcileResult> StandardDiagnosisReconciler::reconcile(const std::strin
   }
   auto catalog = ctx_.catalog->get();
   g.results = policy::standard_results(gathered->evidence, catalog->failures.get());
-  g.job = job_info_of(*job, *catalog, gathered->pods);
+  g.job = report_job_info(*job, *catalog, gathered->pods);
   g.creator = creator;
   g.requests = gathered->requests;
   g.log_bytes = gathered->log_bytes;

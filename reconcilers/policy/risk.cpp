@@ -14,11 +14,11 @@ constexpr EnumWords<Risk, 6> kRiskWords{{
     {Risk::High, "High"},
 }};
 
-Risk higher(Risk a, Risk b) {
+}  // namespace
+
+Risk more_severe(Risk a, Risk b) {
   return static_cast<int>(a) >= static_cast<int>(b) ? a : b;
 }
-
-}  // namespace
 
 std::string_view to_string(Risk risk) {
   return word_of(kRiskWords, risk);
@@ -37,14 +37,14 @@ Risk grade_risk(const RiskFacts& f) {
   if (!f.protected_job) return Risk::Unprotected;
   Risk level = Risk::NoRisk;
   // O2: fault monitoring.
-  if (f.fault_restarts > 0) level = higher(level, Risk::Medium);
-  if (f.retries_exhausted || f.node_fault_recurred) level = higher(level, Risk::High);
+  if (f.fault_restarts > 0) level = more_severe(level, Risk::Medium);
+  if (f.retries_exhausted || f.node_fault_recurred) level = more_severe(level, Risk::High);
   // O3: code-error detection, as the matched entry grades it.
-  if (f.code_error && is_anomaly_level(*f.code_error)) level = higher(level, *f.code_error);
+  if (f.code_error && is_anomaly_level(*f.code_error)) level = more_severe(level, *f.code_error);
   // O4: performance monitoring.
-  if (f.straggler) level = higher(level, Risk::Medium);
+  if (f.straggler) level = more_severe(level, Risk::Medium);
   // O5: a level once shown is never lowered while the job exists: its reports stay.
-  if (f.recorded && is_anomaly_level(*f.recorded)) level = higher(level, *f.recorded);
+  if (f.recorded && is_anomaly_level(*f.recorded)) level = more_severe(level, *f.recorded);
   // O6: Monitoring only while nothing is found and a check runs.
   if (level == Risk::NoRisk && f.check_running) return Risk::Monitoring;
   return level;

@@ -16,6 +16,8 @@ std::string_view to_string(Risk risk);  // "Unprotected", "NoRisk", ..., as the 
 std::optional<Risk> parse_risk(std::string_view text);
 // The anomaly levels a catalogue entry or a monitor may give: Low, Medium, High.
 bool is_anomaly_level(Risk risk);
+// The more severe of two levels (NoRisk < Low < Medium < High).
+Risk more_severe(Risk a, Risk b);
 
 // What the monitors know of one job, gathered by the controller each round.
 struct RiskFacts {

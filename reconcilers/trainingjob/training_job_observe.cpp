@@ -50,6 +50,25 @@ void node_state(const Context& ctx, std::string_view name, policy::Worker& w) {
 
 }  // namespace
 
+Keys controlling_job(const kube::Pod& p) {
+  const auto* owner = p.meta.controller_ref();
+  if (!owner || owner->kind != "Job") return {};
+  return {p.meta.namespace_.str() + "/" + owner->name.str()};
+}
+
+std::string default_container(const kube::Json& pod) {
+  const kube::Json none = kube::Json::object();
+  const kube::Json& meta =
+      pod.contains("metadata") && pod["metadata"].is_object() ? pod["metadata"] : none;
+  std::string name =
+      meta.value("annotations", none).value("kubectl.kubernetes.io/default-container", "");
+  const kube::Json& spec = pod.contains("spec") && pod["spec"].is_object() ? pod["spec"] : none;
+  const kube::Json containers = spec.value("containers", kube::Json::array());
+  if (name.empty() && !containers.empty() && containers[0].is_object())
+    name = containers[0].value("name", "");
+  return name;
+}
+
 std::optional<std::string> training_pool(const kube::Json& job) {
   const auto* selector = job.contains("spec") ? &job["spec"] : nullptr;
   for (const char* key : {"template", "spec", "nodeSelector"}) {
@@ -100,13 +119,7 @@ std::optional<ObservedJob> observe_job(const Context& ctx, const std::string& ke
        spec.value("podFailurePolicy", kube::Json::object()).value("rules", kube::Json::array()))
     if (rule.value("action", "") == "FailJob") o.rules.pod_failure_fail_job = true;
   o.affinity = pod_spec.value("affinity", kube::Json::object());
-  // The container the training runs in: the one kubectl picks by default.
-  const kube::Json& template_meta =
-      spec.value("template", kube::Json::object()).value("metadata", kube::Json::object());
-  o.container = template_meta.value("annotations", kube::Json::object())
-                    .value("kubectl.kubernetes.io/default-container", "");
-  const auto containers = pod_spec.value("containers", kube::Json::array());
-  if (o.container.empty() && !containers.empty()) o.container = containers[0].value("name", "");
+  o.container = default_container(spec.value("template", kube::Json::object()));
 
   for (const auto& pod : ctx.caches.pods->store().by_index(kByJob, key)) {
     const auto* owner = pod->meta.controller_ref();

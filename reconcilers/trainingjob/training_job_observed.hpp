@@ -9,6 +9,7 @@
 #include "reconcilers/context.hpp"
 #include "reconcilers/policy/fault_tolerance.hpp"
 #include "reconcilers/policy/training_job_step.hpp"
+#include "reconcilers/watch_keys.hpp"
 
 namespace respool::reconcilers {
 
@@ -26,6 +27,14 @@ struct ObservedJob {
 
 // The ObjectReference of a Job, for events.
 runtime::ObjectReference job_reference(const kube::Unstructured& job);
+
+// "namespace/name" of the Job that controls the pod, if one does (the pods' kByJob index).
+Keys controlling_job(const kube::Pod& pod);
+
+// The container a training runs in, as kubectl picks it by default: the
+// kubectl.kubernetes.io/default-container annotation, else the first container. `pod` is a Pod
+// or a pod template (metadata and spec).
+std::string default_container(const kube::Json& pod);
 
 // The pool the Job's pod template selects (nodeSelector respool.io/pool), if any.
 std::optional<std::string> training_pool(const kube::Json& job);

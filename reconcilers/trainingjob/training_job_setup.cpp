@@ -9,17 +9,6 @@
 
 namespace respool::reconcilers {
 
-namespace {
-
-// "namespace/name" of the Job that controls the pod, if one does.
-Keys controlling_job(const kube::Pod& p) {
-  const auto* owner = p.meta.controller_ref();
-  if (!owner || owner->kind != "Job") return {};
-  return {p.meta.namespace_.str() + "/" + owner->name.str()};
-}
-
-}  // namespace
-
 ControllerState add_training_job_controller(runtime::Manager& manager, Context& ctx,
                                             const Options& options) {
   if (!options.training_jobs) return nullptr;
