@@ -69,22 +69,7 @@ int main(int argc, char** argv) {
           clock, workers);
   b.start_operator();
   kube::Client& c = b.client();
-  must(c.create(kube::resources::networks, "",
-                Json{{"apiVersion", "respool.io/v1alpha1"},
-                     {"kind", "Network"},
-                     {"metadata", {{"name", "net"}}},
-                     {"spec", Json::object()}}),
-       "create network");
-  must(c.create(
-           kube::resources::resourcepools, "",
-           Json{{"apiVersion", "respool.io/v1alpha1"},
-                {"kind", "ResourcePool"},
-                {"metadata", {{"name", "gpu"}}},
-                {"spec",
-                 {{"network", "net"},
-                  {"jobTypes", Json::array({"Training"})},
-                  {"resources", Json::array({{{"flavor", "gpu-8x-a100"}, {"count", workers}}})}}}}),
-       "create pool");
+  training_pool(c, "gpu", "gpu-8x-a100", workers);
   b.wait_for_phase(kube::resources::resourcepools, "gpu", "Running", std::chrono::minutes(5));
   must(c.create(kube::resources::jobs, "default", job(workers)), "create job");
   phase("starting " + std::to_string(workers) + " workers");

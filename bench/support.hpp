@@ -27,6 +27,26 @@
 namespace respool::bench {
 
 using kube::Json;
+// A pool of `count` nodes of `flavor` for training jobs, on a network of its own (net-NAME).
+inline void training_pool(kube::Client& c, const std::string& name, const std::string& flavor,
+                          int count) {
+  must(c.create(kube::resources::networks, "",
+                Json{{"apiVersion", "respool.io/v1alpha1"},
+                     {"kind", "Network"},
+                     {"metadata", {{"name", "net-" + name}}},
+                     {"spec", Json::object()}}),
+       "create network");
+  must(c.create(kube::resources::resourcepools, "",
+                Json{{"apiVersion", "respool.io/v1alpha1"},
+                     {"kind", "ResourcePool"},
+                     {"metadata", {{"name", name}}},
+                     {"spec",
+                      {{"network", "net-" + name},
+                       {"jobTypes", Json::array({"Training"})},
+                       {"resources", Json::array({{{"flavor", flavor}, {"count", count}}})}}}}),
+       "create pool");
+}
+
 // Waits until the operator has written nothing for `quiet` (its last status and events).
 inline void settle(sandbox::RequestCounts& counts, std::chrono::milliseconds quiet) {
   auto before = counts.writes("respool");

@@ -47,24 +47,6 @@ Json job(const std::string& name, const std::string& pool, int workers, bool gpu
             {"containers", Json::array({container})}}}}}}}};
 }
 
-void pool(kube::Client& c, const std::string& name, const std::string& flavor, int count) {
-  must(c.create(kube::resources::networks, "",
-                Json{{"apiVersion", "respool.io/v1alpha1"},
-                     {"kind", "Network"},
-                     {"metadata", {{"name", "net-" + name}}},
-                     {"spec", Json::object()}}),
-       "create network");
-  must(c.create(kube::resources::resourcepools, "",
-                Json{{"apiVersion", "respool.io/v1alpha1"},
-                     {"kind", "ResourcePool"},
-                     {"metadata", {{"name", name}}},
-                     {"spec",
-                      {{"network", "net-" + name},
-                       {"jobTypes", Json::array({"Training"})},
-                       {"resources", Json::array({{{"flavor", flavor}, {"count", count}}})}}}}),
-       "create pool");
-}
-
 // Running, not deleted pods of `job` in run `run` (label respool.io/run; absent: "0"), with nodes.
 std::vector<std::pair<int, std::string>> running(kube::Client& c, const std::string& job,
                                                  const std::string& run) {
@@ -111,8 +93,8 @@ int main(int argc, char** argv) {
           clock, cpu_nodes + 10);
   b.start_operator();
   kube::Client& c = b.client();
-  pool(c, "cpu", "cpu-64c", cpu_nodes);
-  pool(c, "gpu", "gpu-8x-a100", 10);
+  training_pool(c, "cpu", "cpu-64c", cpu_nodes);
+  training_pool(c, "gpu", "gpu-8x-a100", 10);
   b.wait_for_phase(kube::resources::resourcepools, "cpu", "Running", std::chrono::minutes(5));
   b.wait_for_phase(kube::resources::resourcepools, "gpu", "Running", std::chrono::minutes(5));
 
