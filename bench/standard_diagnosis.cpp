@@ -7,6 +7,7 @@
 // worker.
 //
 //   build/bench/bench_standard_diagnosis [WORKERS [FAILED [ROUNDS]]] 2>/dev/null
+// BENCH_SHOW_REPORT=1 prints each report (status) on stderr.
 #include <cstdio>
 #include <cstdlib>
 #include <string>
