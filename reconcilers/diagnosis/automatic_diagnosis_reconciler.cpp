@@ -5,6 +5,7 @@
 #include "operator/kube/resource.hpp"
 #include "operator/runtime/log.hpp"
 #include "reconcilers/diagnosis/report_writer.hpp"
+#include "reconcilers/diagnosis/standard_diagnosis_reconciler.hpp"
 #include "reconcilers/diagnosis/worker_failure.hpp"
 #include "reconcilers/policy/diagnosis_report.hpp"
 #include "reconcilers/policy/training_job_risk.hpp"
@@ -36,12 +37,18 @@ Outcome<ReconcileResult> AutomaticDiagnosisReconciler::reconcile(const std::stri
 Outcome<ReconcileResult> AutomaticDiagnosisReconciler::reconcile_job(const std::string& key) {
   auto observed = observe_job(ctx_, key);
   // O1: only the jobs respool protects are monitored.
-  if (!observed || !observed->reading.tolerance) return ReconcileResult::done();
+  if (!observed || !observed->reading.tolerance) {
+    std::lock_guard lock(mu_);
+    next_check_.erase(key);
+    return ReconcileResult::done();
+  }
   const ObservedJob& o = *observed;
   if (auto r = report_fault_restarts(o); !r) return std::unexpected(r.error());
-  auto code_error = report_code_errors(o);
-  if (!code_error) return std::unexpected(code_error.error());
-  if (auto r = raise_label(o, *code_error); !r) return std::unexpected(r.error());
+  if (auto r = report_code_errors(o); !r) return std::unexpected(r.error());
+  auto next_check = check_performance(o);
+  if (!next_check) return std::unexpected(next_check.error());
+  if (auto r = raise_label(o, found(o)); !r) return std::unexpected(r.error());
+  if (*next_check) return ReconcileResult::after(**next_check);
   return ReconcileResult::done();
 }
 
@@ -85,24 +92,28 @@ Outcome<void> AutomaticDiagnosisReconciler::report_fault_restarts(const Observed
   return {};
 }
 
-Outcome<std::optional<policy::Risk>> AutomaticDiagnosisReconciler::report_code_errors(
-    const ObservedJob& o) {
-  const std::string ns = o.job->meta.namespace_.str();
-  std::optional<policy::Risk> level;
+AutomaticDiagnosisReconciler::Found AutomaticDiagnosisReconciler::found(const ObservedJob& o) {
+  Found f;
   {
     std::lock_guard lock(mu_);
-    if (auto it = code_levels_.find(o.key); it != code_levels_.end()) level = it->second;
+    if (auto it = found_.find(o.key); it != found_.end()) f = it->second;
   }
-  // The levels of the reports written before (a restarted operator, another replica).
+  // What the reports written before say (a restarted operator, another replica).
   for (const auto& d : diagnoses_.store().by_index(kByJob, o.key)) {
-    if (d->meta.labels.get(policy::kDiagnosisMonitorLabel) !=
-        policy::to_string(policy::Monitor::CodeErrorDetection))
-      continue;
+    if (StandardDiagnosisReconciler::pending(*d)) f.check_running = true;
+    const auto monitor = d->meta.labels.get(policy::kDiagnosisMonitorLabel);
     const Json& status = d->object.value("status", Json::object());
-    if (auto risk = policy::parse_risk(status.value("risk", ""));
-        risk && policy::is_anomaly_level(*risk))
-      level = higher(level, *risk);
+    const auto risk = policy::parse_risk(status.value("risk", ""));
+    if (!risk || !policy::is_anomaly_level(*risk)) continue;
+    if (monitor == policy::to_string(policy::Monitor::CodeErrorDetection))
+      f.code_error = higher(f.code_error, *risk);
+    if (monitor == policy::to_string(policy::Monitor::PerformanceMonitoring)) f.straggler = true;
   }
+  return f;
+}
+
+Outcome<void> AutomaticDiagnosisReconciler::report_code_errors(const ObservedJob& o) {
+  const std::string ns = o.job->meta.namespace_.str();
   auto catalog = ctx_.catalog->get();
   // J5's in-place restarts stop the process with a signal: those exits are respool's own (the
   // pod's restart may be cached before the Job's ledger says so: hang-retry alone decides).
@@ -165,21 +176,25 @@ Outcome<std::optional<policy::Risk>> AutomaticDiagnosisReconciler::report_code_e
                                 cached.get(), job_reference(*o.job));
     if (!written) return std::unexpected(written.error());
     remember(ns, name);
-    level = higher(level, risk);
     std::lock_guard lock(mu_);
-    code_levels_[o.key] = *level;
+    auto& f = found_[o.key];
+    f.code_error = higher(f.code_error, risk);
   }
-  return level;
+  return {};
 }
 
-Outcome<void> AutomaticDiagnosisReconciler::raise_label(const ObservedJob& o,
-                                                        std::optional<policy::Risk> code_error) {
-  if (!code_error) return {};
+Outcome<void> AutomaticDiagnosisReconciler::raise_label(const ObservedJob& o, const Found& f) {
   const auto label = o.job->meta.labels.get(policy::kRiskLabel);
   const std::optional<policy::Risk> shown =
       label ? policy::parse_risk(*label) : std::optional<policy::Risk>();
+  // A Job not labelled yet is the training-job controller's to label first (at first sight).
+  if (!shown) return {};
+  if (!f.code_error && !f.straggler && !f.check_running && shown != policy::Risk::Monitoring)
+    return {};
+  const policy::MonitorFindings findings{
+      .code_error = f.code_error, .straggler = f.straggler, .check_running = f.check_running};
   const policy::Risk risk =
-      policy::training_job_risk(o.training.ledger, o.training.records, shown, code_error);
+      policy::training_job_risk(o.training.ledger, o.training.records, shown, findings);
   if (shown == risk) return {};
   const Json patch = {{"metadata",
                        {{"resourceVersion", o.job->meta.resource_version},

@@ -5,15 +5,18 @@
 //            controller's view); the Diagnoses of the cache (their phase only)
 //   decide   which anomalies have no Completed report yet: each run that ended on a node's
 //            fault (its record), each failed worker (phase Failed, not a node's fault or a
-//            disruption: those are the fault monitor's)
+//            disruption: those are the fault monitor's), each straggler (O4, once a window, in a
+//            Job that asks for performance monitoring: performance_monitor.cpp)
 //   act      per anomaly: the node's findings (a GET of the Node) or the worker's failed run (a
-//            GET of the pod and of the end of its log, O8) matched against the catalogue; the
-//            report written (report_writer)
+//            GET of the pod and of the end of its log, O8) matched against the catalogue, or
+//            the workers' log rates (worker_activity); the report written (report_writer)
 //   report   the Diagnosed event, and the Job's respool.io/risk label raised to the level found
-//            (O5: never lowered), guarded by the Job's resourceVersion
+//            (O5: never lowered), or Monitoring while a Standard diagnosis of the Job gathers and
+//            nothing is found (O6), guarded by the Job's resourceVersion
 // A restarted operator finds the reports it wrote (one name per anomaly) and writes no other;
 // a failure no entry recognises is read once per operator run and gets no report.
 
+#include <chrono>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -22,6 +25,7 @@
 
 #include "operator/runtime/controller.hpp"
 #include "reconcilers/context.hpp"
+#include "reconcilers/policy/performance.hpp"
 #include "reconcilers/policy/risk.hpp"
 #include "reconcilers/trainingjob/training_job_observed.hpp"
 
@@ -35,10 +39,22 @@ class AutomaticDiagnosisReconciler {
 
  private:
   Outcome<runtime::ReconcileResult> reconcile_job(const std::string& key);
+  // What the code-error detector and the performance monitor reported of a Job, now or before.
+  struct Found {
+    std::optional<policy::Risk> code_error;  // the highest level of the recognised failures (O3)
+    bool straggler = false;                  // O4
+    bool check_running = false;              // O6: a Standard diagnosis of it is gathering
+  };
   Outcome<void> report_fault_restarts(const ObservedJob& job);
-  // The highest level of the recognised failures reported now or before (O3).
-  Outcome<std::optional<policy::Risk>> report_code_errors(const ObservedJob& job);
-  Outcome<void> raise_label(const ObservedJob& job, std::optional<policy::Risk> code_error);
+  Outcome<void> report_code_errors(const ObservedJob& job);
+  // O4: when the Job's next check is due, the workers' log rates over the window and a report
+  // for each straggler; the time until the next check (nullopt: the Job is not monitored).
+  Outcome<std::optional<std::chrono::nanoseconds>> check_performance(const ObservedJob& job);
+  Outcome<void> report_straggler(const ObservedJob& job, const policy::WorkerActivity& worker,
+                                 double others_median, std::chrono::seconds window,
+                                 const policy::Gathered& read);
+  Found found(const ObservedJob& job);
+  Outcome<void> raise_label(const ObservedJob& job, const Found& found);
   // Whether the report is written (Completed in the cache, or written by this process).
   bool reported(const std::string& ns, const std::string& name);
   void remember(const std::string& ns, const std::string& name);
@@ -46,8 +62,10 @@ class AutomaticDiagnosisReconciler {
   Context& ctx_;
   const runtime::Informer<kube::Unstructured>& diagnoses_;
   std::mutex mu_;
-  std::set<std::string> done_;  // "ns/name" of reports written and of failures read
-  std::map<std::string, policy::Risk> code_levels_;  // job key → highest level written here
+  std::set<std::string> done_;          // "ns/name" of reports written and of failures read
+  std::map<std::string, Found> found_;  // job key → what was written here
+  std::map<std::string, policy::TimePoint> next_check_;  // job key → its next O4 check
+  std::set<std::string> warned_;  // "job key: problem" of invalid annotations said (O12)
 };
 
 }  // namespace respool::reconcilers

@@ -25,11 +25,14 @@ void keep_summary(kube::Unstructured& d) {
   if (!creator.empty()) d.object["creator"] = creator;
 }
 
-// "namespace/name" of the Job a Diagnosis reports on (its respool.io/job label).
+// "namespace/name" of the Job a Diagnosis reports on (an Automatic one's respool.io/job label,
+// a Standard one's spec.job).
 Keys diagnosed_job(const kube::Unstructured& d) {
-  auto job = d.meta.labels.get(policy::kDiagnosisJobLabel);
-  if (!job) return {};
-  return {d.meta.namespace_.str() + "/" + std::string(*job)};
+  if (auto job = d.meta.labels.get(policy::kDiagnosisJobLabel))
+    return {d.meta.namespace_.str() + "/" + std::string(*job)};
+  const std::string job = d.object.value("spec", Json::object()).value("job", "");
+  if (job.empty()) return {};
+  return {d.meta.namespace_.str() + "/" + job};
 }
 
 // "namespace/name" of the Job that controls a failed pod, or one whose containers restarted.
@@ -70,6 +73,18 @@ ControllerState add_diagnosis_controller(runtime::Manager& manager, Context& ctx
                      });
                      return keys;
                    }));
+  // O6: a Standard diagnosis of a protected Job that starts or ends (Monitoring while it runs).
+  controller.watch(
+      diagnoses,
+      std::function<Keys(const kube::Unstructured&)>([&jobs](const kube::Unstructured& d) -> Keys {
+        if (d.meta.labels.get(policy::kDiagnosisJobLabel)) return {};
+        Keys keys = diagnosed_job(d);
+        std::erase_if(keys, [&jobs](const std::string& key) {
+          auto job = jobs.store().get(key);
+          return !job || !TrainingJobReconciler::is_candidate(job->meta);
+        });
+        return keys;
+      }));
 
   // Standard diagnoses, one key per Diagnosis asked for.
   auto standard = std::make_shared<StandardDiagnosisReconciler>(ctx, diagnoses);

@@ -53,26 +53,6 @@ bool is_code(std::string_view s) {
          std::all_of(s.begin() + 1, s.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
-// Go's time.Duration.String to the millisecond: "850ms", "1.25s", "2m3.5s".
-std::string go_duration(std::chrono::milliseconds d) {
-  const long long ms = std::max<long long>(0, d.count());
-  if (ms < 1000) return std::to_string(ms) + "ms";
-  std::string out;
-  const long long h = ms / 3'600'000, m = ms / 60'000 % 60, s = ms / 1000 % 60, frac = ms % 1000;
-  if (h) out += std::to_string(h) + "h";
-  if (h || m) out += std::to_string(m) + "m";
-  out += std::to_string(s);
-  if (frac) {
-    char f[8];
-    std::snprintf(f, sizeof f, ".%03lld", frac);
-    std::string fraction = f;
-    while (fraction.back() == '0')
-      fraction.pop_back();
-    out += fraction;
-  }
-  return out + "s";
-}
-
 Json device_json(const FaultyDevice& d) {
   Json out = Json::object();
   if (!d.node.empty()) out["node"] = d.node;
@@ -210,6 +190,10 @@ std::string code_error_name(const std::string& pod, int restarts) {
 
 std::string fault_restart_name(const std::string& job, std::size_t run) {
   return bounded_name(job, "-restart-" + std::to_string(run));
+}
+
+std::string straggler_name(const std::string& pod) {
+  return bounded_name(pod, "-straggler");
 }
 
 void order_results(std::vector<DiagnosisResult>& results) {

@@ -70,9 +70,11 @@ std::vector<std::string> codes_in(std::string_view reason);
 
 // Names of the Automatic reports, one per anomaly, so that a restarted operator finds the one it
 // wrote instead of writing another: "<pod>-code" (or "-code-<n>" for the container's n-th
-// restart) and "<job>-restart-<run>". Longer than a name may be: cut, with a hash of the whole.
+// restart), "<job>-restart-<run>" and "<pod>-straggler". Longer than a name may be: cut, with a
+// hash of the whole.
 std::string code_error_name(const std::string& pod, int restarts);
 std::string fault_restart_name(const std::string& job, std::size_t run);
+std::string straggler_name(const std::string& pod);
 
 // The results, the highest risk first (stable), and the summary the columns show.
 void order_results(std::vector<DiagnosisResult>& results);

@@ -1,5 +1,7 @@
 #include "reconcilers/policy/time.hpp"
 
+#include <algorithm>
+#include <cstdio>
 #include <regex>
 
 #include "apimachinery/duration.hpp"
@@ -16,6 +18,25 @@ std::expected<std::chrono::seconds, std::string> parse_duration(std::string_view
   const auto parsed = apimachinery::parse_duration(text);
   if (!parsed) return std::unexpected("is too long");  // past Go's int64 nanoseconds
   return std::chrono::duration_cast<std::chrono::seconds>(*parsed);
+}
+
+std::string go_duration(std::chrono::milliseconds d) {
+  const long long ms = std::max<long long>(0, d.count());
+  if (ms < 1000) return std::to_string(ms) + "ms";
+  std::string out;
+  const long long h = ms / 3'600'000, m = ms / 60'000 % 60, s = ms / 1000 % 60, frac = ms % 1000;
+  if (h) out += std::to_string(h) + "h";
+  if (h || m) out += std::to_string(m) + "m";
+  out += std::to_string(s);
+  if (frac) {
+    char f[8];
+    std::snprintf(f, sizeof f, ".%03lld", frac);
+    std::string fraction = f;
+    while (fraction.back() == '0')
+      fraction.pop_back();
+    out += fraction;
+  }
+  return out + "s";
 }
 
 }  // namespace respool::policy

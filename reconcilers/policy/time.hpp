@@ -20,4 +20,7 @@ using apimachinery::parse_time;
 // users write them in specs and annotations; the error says what it must be.
 std::expected<std::chrono::seconds, std::string> parse_duration(std::string_view text);
 
+// Go's time.Duration.String to the millisecond: "850ms", "1.25s", "2m3.5s", "10m0s".
+std::string go_duration(std::chrono::milliseconds d);
+
 }  // namespace respool::policy

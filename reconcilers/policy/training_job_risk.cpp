@@ -16,7 +16,7 @@ std::string fault_node(const RunningRecord& record) {
 }
 
 Risk training_job_risk(const RestartLedger& ledger, const std::vector<RunningRecord>& records,
-                       std::optional<Risk> shown, std::optional<Risk> code_error) {
+                       std::optional<Risk> shown, std::optional<MonitorFindings> found) {
   RiskFacts facts;
   facts.protected_job = true;
   facts.fault_restarts = ledger.retries_used + ledger.hang_restarts;
@@ -28,7 +28,13 @@ Risk training_job_risk(const RestartLedger& ledger, const std::vector<RunningRec
   }
   facts.retries_exhausted = ledger.exhausted_said;
   facts.recorded = shown;
-  facts.code_error = code_error;
+  if (found) {
+    facts.code_error = found->code_error;
+    facts.straggler = found->straggler;
+    facts.check_running = found->check_running;
+  } else {
+    facts.check_running = shown == Risk::Monitoring;
+  }
   return grade_risk(facts);
 }
 

@@ -18,9 +18,19 @@ namespace respool::policy {
 // "disrupted on node n-3 (...)"), or "" when the run did not end on a node's fault.
 std::string fault_node(const RunningRecord& record);
 
-// O2, O3 and O5 for a protected job: `shown` is the label the Job carries now (if any),
-// `code_error` the highest level of the failures the catalogue recognised (if any).
+// What the other monitors found: the highest level of the failures the catalogue recognised
+// (O3), whether performance monitoring found a straggler (O4), whether a Standard diagnosis of
+// the job gathers now (O6).
+struct MonitorFindings {
+  std::optional<Risk> code_error;
+  bool straggler = false;
+  bool check_running = false;
+};
+
+// O2-O6 for a protected job: `shown` is the label the Job carries now (if any). Monitoring
+// shown stays while nothing is found, unless `found` says no check runs: only the diagnosis
+// controller, which sees the checks, ends it.
 Risk training_job_risk(const RestartLedger& ledger, const std::vector<RunningRecord>& records,
-                       std::optional<Risk> shown, std::optional<Risk> code_error = std::nullopt);
+                       std::optional<Risk> shown, std::optional<MonitorFindings> found = {});
 
 }  // namespace respool::policy

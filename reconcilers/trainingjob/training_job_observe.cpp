@@ -90,7 +90,8 @@ std::optional<ObservedJob> observe_job(const Context& ctx, const std::string& ke
   auto pool = training_pool(job->object);
   if (!pool) return std::nullopt;
   o.pool = *pool;
-  o.reading = policy::read_fault_tolerance(annotations_of(job->meta));
+  const auto annotations = annotations_of(job->meta);
+  o.reading = policy::read_fault_tolerance(annotations);
   if (!o.reading.tolerance) return o;  // not one of ours, or its values are wrong (J1)
 
   const kube::Json& spec = job->object.value("spec", kube::Json::object());
@@ -120,6 +121,7 @@ std::optional<ObservedJob> observe_job(const Context& ctx, const std::string& ke
     if (rule.value("action", "") == "FailJob") o.rules.pod_failure_fail_job = true;
   o.affinity = pod_spec.value("affinity", kube::Json::object());
   o.container = default_container(spec.value("template", kube::Json::object()));
+  o.performance = policy::read_performance_monitoring(annotations);
 
   for (const auto& pod : ctx.caches.pods->store().by_index(kByJob, key)) {
     const auto* owner = pod->meta.controller_ref();

@@ -8,6 +8,7 @@
 
 #include "reconcilers/context.hpp"
 #include "reconcilers/policy/fault_tolerance.hpp"
+#include "reconcilers/policy/performance.hpp"
 #include "reconcilers/policy/training_job_step.hpp"
 #include "reconcilers/watch_keys.hpp"
 
@@ -23,6 +24,7 @@ struct ObservedJob {
   kube::Json affinity;                          // the pod template's spec.affinity
   std::string container;                        // where the training runs (logs, kills)
   std::map<int, policy::TimePoint> started_at;  // worker → its running container's start
+  policy::PerformanceReading performance;       // O12: whether O4 watches it, and its window
 };
 
 // The ObjectReference of a Job, for events.

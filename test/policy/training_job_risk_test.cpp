@@ -62,5 +62,27 @@ TEST_CASE("O2 O5: a fault-tolerant job's risk from its ledger and records",
   exhausted.exhausted_said = true;
   CHECK(training_job_risk(exhausted, {}, std::nullopt) == Risk::High);
   CHECK(training_job_risk(RestartLedger{}, {}, Risk::High) == Risk::High);
-  CHECK(training_job_risk(RestartLedger{}, {}, Risk::Monitoring) == Risk::NoRisk);
+}
+
+TEST_CASE(
+    "O6: Monitoring stays while a check runs and nothing is found; only the diagnosis "
+    "controller, which sees the checks, ends it",
+    "[policy][risk][rule:O6]") {
+  RestartLedger none;
+  // The training-job controller does not see the checks: the label it finds stays.
+  CHECK(training_job_risk(none, {}, Risk::Monitoring) == Risk::Monitoring);
+  // The diagnosis controller does.
+  CHECK(training_job_risk(none, {}, Risk::NoRisk,
+                          MonitorFindings{.code_error = std::nullopt,
+                                          .straggler = false,
+                                          .check_running = true}) == Risk::Monitoring);
+  CHECK(training_job_risk(none, {}, Risk::Monitoring, MonitorFindings{}) == Risk::NoRisk);
+  // A found anomaly shows its level instead.
+  RestartLedger restarted;
+  restarted.retries_used = 1;
+  CHECK(training_job_risk(restarted, {}, Risk::Monitoring) == Risk::Medium);
+  CHECK(training_job_risk(
+            none, {}, Risk::Monitoring,
+            MonitorFindings{.code_error = Risk::Low, .straggler = false, .check_running = true}) ==
+        Risk::Low);
 }

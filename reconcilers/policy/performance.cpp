@@ -1,0 +1,94 @@
+#include "reconcilers/policy/performance.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "reconcilers/policy/time.hpp"
+
+namespace respool::policy {
+
+namespace {
+
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+std::string count_text(double lines) {
+  const double rounded = std::round(lines * 10) / 10;
+  std::string text = std::to_string(rounded);
+  text.erase(text.find_last_not_of('0') + 1);
+  if (text.back() == '.') text.pop_back();
+  return text;
+}
+
+}  // namespace
+
+PerformanceReading read_performance_monitoring(
+    const std::map<std::string, std::string>& annotations) {
+  PerformanceReading out;
+  auto on = annotations.find(kPerformanceMonitoringAnnotation);
+  if (on == annotations.end() || on->second == "false") return out;
+  if (on->second != "true") {
+    out.problem = "O12: " + std::string(kPerformanceMonitoringAnnotation) +
+                  " must be \"true\" or \"false\", not \"" + on->second + "\"";
+    return out;
+  }
+  PerformanceMonitoring monitoring;
+  if (auto w = annotations.find(kPerformanceWindowAnnotation); w != annotations.end()) {
+    auto window = parse_duration(w->second);
+    if (!window || *window < kMinPerformanceWindow) {
+      out.problem = "O12: " + std::string(kPerformanceWindowAnnotation) +
+                    " must be a duration of at least 1m (such as 10m or 1h), not \"" + w->second +
+                    "\"";
+      return out;
+    }
+    monitoring.window = *window;
+  }
+  out.monitoring = monitoring;
+  return out;
+}
+
+std::vector<Straggler> find_stragglers(const std::vector<WorkerActivity>& activities) {
+  std::vector<Straggler> out;
+  if (activities.size() < 2) return out;
+  for (std::size_t i = 0; i < activities.size(); ++i) {
+    if (activities[i].at_least) continue;
+    std::vector<double> others;
+    for (std::size_t j = 0; j < activities.size(); ++j)
+      if (j != i) others.push_back(activities[j].lines);
+    const double m = median(std::move(others));
+    if (m >= kMinComparableLines && activities[i].lines < kStragglerShare * m)
+      out.push_back({i, m});
+  }
+  return out;
+}
+
+DiagnosisResult straggler_result(const WorkerActivity& worker, double others_median,
+                                 std::chrono::seconds window) {
+  DiagnosisResult r;
+  const std::string who =
+      worker.worker >= 0 ? "worker " + std::to_string(worker.worker) : "pod " + worker.pod;
+  r.symptom = "a straggler: " + who + " progresses far slower than the job's other workers";
+  r.fault = who + " (pod " + worker.pod + " on node " + worker.node + ") logged " +
+            count_text(worker.lines) + " lines in " +
+            go_duration(std::chrono::duration_cast<std::chrono::milliseconds>(window)) +
+            ", the job's other workers a median of " + count_text(others_median) +
+            " (O4: less than half)";
+  r.category = FailureCategory::Environment;
+  r.component = "Training performance";
+  r.module = "Worker log rate";
+  r.risk = Risk::Medium;
+  r.solution =
+      "Compare the worker's node with the others' (kubectl respool top job, kubectl describe "
+      "node): a node that runs slower (a throttled or degraded accelerator, a slow link, CPU "
+      "contention) can be replaced with a NodeOperation, after which the job restarts there; a "
+      "worker given more data or work than the others needs the job's input rebalanced.";
+  r.device.node = worker.node;
+  r.device.pod = worker.pod;
+  if (worker.worker >= 0) r.device.worker = worker.worker;
+  return r;
+}
+
+}  // namespace respool::policy
