@@ -11,7 +11,7 @@ set -euo pipefail
 src=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 pending=" "
 
-rules=$(grep -oE '^- [PNDFWAJHQ][0-9]+ ' "$src/docs/RULES.md" | awk '{print $2}')
+rules=$(grep -oE '^- [PNDFWAJHQO][0-9]+ ' "$src/docs/RULES.md" | awk '{print $2}')
 [ -n "$rules" ] || { echo "rule-coverage: no rules found in $src/docs/RULES.md" >&2; exit 2; }
 
 # One line per (rule, test case): RULE<TAB>unit|sandbox<TAB>file:line name

@@ -28,7 +28,7 @@ Json node_with(Json conditions) {
 TEST_CASE(
     "O9: a CUDA out-of-memory becomes a report naming the exception, the user's line "
     "and the solution",
-    "[policy][diagnosis][O9]") {
+    "[policy][diagnosis][rule:O9]") {
   const std::string log =
       "2026-11-27T23:46:40.000000000Z epoch 3 step 1200 loss 1.82\n"
       "2026-11-27T23:46:44.100000000Z Traceback (most recent call last):\n"
@@ -66,7 +66,7 @@ TEST_CASE(
 }
 
 TEST_CASE("O9: a failure recognised by its exit alone says how it was recognised",
-          "[policy][diagnosis][O9]") {
+          "[policy][diagnosis][rule:O9]") {
   auto finding = match_failure(shipped(), {139, "Error"}, "step 9\n");
   REQUIRE(finding);
   FaultyDevice device;
@@ -77,7 +77,7 @@ TEST_CASE("O9: a failure recognised by its exit alone says how it was recognised
 }
 
 TEST_CASE("O9: a node fault restart names the node, the worker, the code and the GPU",
-          "[policy][diagnosis][O9]") {
+          "[policy][diagnosis][rule:O9]") {
   RunningRecord record;
   record.end_reason = "node gpu-3 abnormal: GPU memory (A050101)";
   record.end_related_task = "worker-2";
@@ -119,7 +119,7 @@ TEST_CASE("O9: a node fault restart names the node, the worker, the code and the
   }
 }
 
-TEST_CASE("O9: the isolation codes a reason names", "[policy][diagnosis][O9]") {
+TEST_CASE("O9: the isolation codes a reason names", "[policy][diagnosis][rule:O9]") {
   CHECK(codes_in("node n abnormal: GPU (A050101, A050147)") ==
         std::vector<std::string>{"A050101", "A050147"});
   CHECK(codes_in("disrupted on node n (DeletionByTaintManager)").empty());
@@ -127,7 +127,7 @@ TEST_CASE("O9: the isolation codes a reason names", "[policy][diagnosis][O9]") {
 }
 
 TEST_CASE("O9, O10: Automatic reports are named after their anomaly, within 253 characters",
-          "[policy][diagnosis][O9][O10]") {
+          "[policy][diagnosis][rule:O9][rule:O10]") {
   CHECK(code_error_name("llm-0-abcde", 0) == "llm-0-abcde-code");
   CHECK(code_error_name("llm-0-abcde", 2) == "llm-0-abcde-code-2");
   CHECK(fault_restart_name("llm", 1) == "llm-restart-1");
@@ -139,7 +139,7 @@ TEST_CASE("O9, O10: Automatic reports are named after their anomaly, within 253 
 }
 
 TEST_CASE("O10: the summary is the highest risk's; no results is NoRisk",
-          "[policy][diagnosis][O10]") {
+          "[policy][diagnosis][rule:O10]") {
   auto result = [](std::string fault, FailureCategory category, Risk risk) {
     DiagnosisResult r;
     r.symptom = "s";
@@ -176,7 +176,7 @@ TEST_CASE("O10: the summary is the highest risk's; no results is NoRisk",
 }
 
 TEST_CASE("O9: an Automatic report is owned by its Job and labelled with it",
-          "[policy][diagnosis][O9]") {
+          "[policy][diagnosis][rule:O9]") {
   Json d =
       automatic_diagnosis("llm-restart-1", "team-a", "llm", "uid-1", Monitor::FaultMonitoring, "");
   CHECK(d["kind"] == "Diagnosis");
@@ -189,7 +189,7 @@ TEST_CASE("O9: an Automatic report is owned by its Job and labelled with it",
 }
 
 TEST_CASE("O11: a Standard diagnosis reports every finding, the highest risk first",
-          "[policy][diagnosis][O11]") {
+          "[policy][diagnosis][rule:O11]") {
   JobEvidence e;
   e.workers = {{.pod = "big-0", .node = "n-0", .worker = 0, .failure = std::nullopt, .log = ""},
                {.pod = "big-1",
@@ -223,7 +223,7 @@ TEST_CASE("O11: a Standard diagnosis reports every finding, the highest risk fir
 }
 
 TEST_CASE("O9: a report's creator is the manager that wrote the object first",
-          "[policy][diagnosis][O9]") {
+          "[policy][diagnosis][rule:O9]") {
   const Json job = {{"metadata",
                      {{"name", "llm"},
                       {"managedFields", Json::array({{{"manager", "kube-controller-manager"},
