@@ -2,6 +2,8 @@
 
 #include <cstdlib>
 
+#include "operator/http/message.hpp"
+
 namespace respool::cmd {
 
 namespace {
@@ -61,6 +63,11 @@ void add_flags(runtime::FlagSet& set, OperatorFlags& f) {
                "Run the training-job and diagnosis controllers: restarts of batch/v1 Jobs with "
                "fault-tolerance/* annotations, their risk labels and Diagnoses (needs jobs, pods, "
                "pods/log and pods/exec in every namespace, and the diagnoses.respool.io CRD)");
+  set.add_string("prometheus-url", &f.prometheus_url,
+                 "Prometheus' HTTP API (e.g. http://prometheus-operated.monitoring:9090): "
+                 "performance monitoring of training jobs compares their workers' accelerator use "
+                 "there (ma_container_gpu_util, ma_container_npu_util); without it, or where it "
+                 "has no series of a job, their log rates");
   set.add_double("kube-api-qps", &f.kube_api_qps, "Client-side limit of API requests per second");
   set.add_int("kube-api-burst", &f.kube_api_burst, "Burst of the client-side limit");
   set.add_duration("graceful-shutdown-timeout", &f.shutdown_timeout,
@@ -88,6 +95,11 @@ std::expected<LogSettings, std::string> check_flags(const OperatorFlags& f) {
     return std::unexpected(
         "invalid argument for \"--node-agent-heartbeat-period\" flag: must be "
         "at least 1s");
+  }
+  if (!f.prometheus_url.empty() && !http::parse_url(f.prometheus_url)) {
+    return std::unexpected("invalid argument \"" + f.prometheus_url +
+                           "\" for \"--prometheus-url\" flag: must be an http:// or https:// "
+                           "URL such as http://prometheus-operated.monitoring:9090");
   }
   if (f.workers < 1) {
     return std::unexpected("invalid argument \"" + std::to_string(f.workers) +
@@ -121,6 +133,7 @@ reconcilers::Options reconciler_options(const OperatorFlags& f) {
   options.job_selector = f.job_selector;
   options.workers = f.workers;
   options.training_jobs = f.training_jobs;
+  options.prometheus_url = f.prometheus_url;
   options.node_agent_heartbeat_period =
       std::chrono::duration_cast<std::chrono::seconds>(f.node_agent_heartbeat_period);
   return options;

@@ -34,6 +34,7 @@ struct OperatorFlags {
   std::string operator_namespace;  // default $POD_NAMESPACE, else respool-system
   std::string job_selector;
   bool training_jobs = true;
+  std::string prometheus_url;  // "" = performance monitoring compares log rates
   double kube_api_qps = 50;
   int kube_api_burst = 100;
   std::chrono::nanoseconds shutdown_timeout = std::chrono::seconds(30);

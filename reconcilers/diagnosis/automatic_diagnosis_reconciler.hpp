@@ -18,6 +18,7 @@
 
 #include <chrono>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -25,6 +26,7 @@
 
 #include "operator/runtime/controller.hpp"
 #include "reconcilers/context.hpp"
+#include "reconcilers/diagnosis/accelerator_use.hpp"
 #include "reconcilers/policy/performance.hpp"
 #include "reconcilers/policy/risk.hpp"
 #include "reconcilers/trainingjob/training_job_observed.hpp"
@@ -33,8 +35,10 @@ namespace respool::reconcilers {
 
 class AutomaticDiagnosisReconciler {
  public:
-  AutomaticDiagnosisReconciler(Context& ctx, const runtime::Informer<kube::Unstructured>& diagnoses)
-      : ctx_(ctx), diagnoses_(diagnoses) {}
+  // `accelerator_use`: where the workers' accelerator use is read (O4); null: their log rates.
+  AutomaticDiagnosisReconciler(Context& ctx, const runtime::Informer<kube::Unstructured>& diagnoses,
+                               std::unique_ptr<AcceleratorUse> accelerator_use)
+      : ctx_(ctx), diagnoses_(diagnoses), accelerator_use_(std::move(accelerator_use)) {}
   Outcome<runtime::ReconcileResult> reconcile(const std::string& key);
 
  private:
@@ -50,9 +54,15 @@ class AutomaticDiagnosisReconciler {
   // O4: when the Job's next check is due, the workers' log rates over the window and a report
   // for each straggler; the time until the next check (nullopt: the Job is not monitored).
   Outcome<std::optional<std::chrono::nanoseconds>> check_performance(const ObservedJob& job);
+  // The compared workers' activity: accelerator use where Prometheus has it for at least two of
+  // them, else their log rates (nullopt: a pod went away meanwhile).
+  Outcome<std::optional<policy::Measure>> read_activity(
+      const ObservedJob& job, const std::vector<const policy::Worker*>& compared,
+      std::chrono::seconds window, std::vector<policy::WorkerActivity>& activities,
+      policy::Gathered& read);
   Outcome<void> report_straggler(const ObservedJob& job, const policy::WorkerActivity& worker,
-                                 double others_median, std::chrono::seconds window,
-                                 const policy::Gathered& read);
+                                 const policy::Straggler& straggler, std::chrono::seconds window,
+                                 policy::Measure measure, const policy::Gathered& read);
   Found found(const ObservedJob& job);
   Outcome<void> raise_label(const ObservedJob& job, const Found& found);
   // Whether the report is written (Completed in the cache, or written by this process).
@@ -61,6 +71,7 @@ class AutomaticDiagnosisReconciler {
 
   Context& ctx_;
   const runtime::Informer<kube::Unstructured>& diagnoses_;
+  std::unique_ptr<AcceleratorUse> accelerator_use_;
   std::mutex mu_;
   std::set<std::string> done_;          // "ns/name" of reports written and of failures read
   std::map<std::string, Found> found_;  // job key → what was written here

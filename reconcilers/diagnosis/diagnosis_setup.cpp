@@ -51,7 +51,11 @@ ControllerState add_diagnosis_controller(runtime::Manager& manager, Context& ctx
   auto& diagnoses = manager.add_informer<kube::Unstructured>(diagnosis_options, keep_summary);
   diagnoses.store().add_index(kByJob, diagnosed_job);
   auto& jobs = *ctx.caches.training_jobs;
-  auto reconciler = std::make_shared<AutomaticDiagnosisReconciler>(ctx, diagnoses);
+  std::unique_ptr<AcceleratorUse> accelerator_use;
+  if (auto url = http::parse_url(options.prometheus_url))
+    accelerator_use = std::make_unique<AcceleratorUse>(*url);
+  auto reconciler =
+      std::make_shared<AutomaticDiagnosisReconciler>(ctx, diagnoses, std::move(accelerator_use));
 
   runtime::ControllerOptions controller_options;
   controller_options.name = "diagnosis";

@@ -2,6 +2,7 @@
 // window, and an Automatic report for each straggler.
 #include <algorithm>
 
+#include "operator/runtime/log.hpp"
 #include "reconcilers/diagnosis/automatic_diagnosis_reconciler.hpp"
 #include "reconcilers/diagnosis/report_writer.hpp"
 #include "reconcilers/diagnosis/worker_activity.hpp"
@@ -52,39 +53,63 @@ Outcome<std::optional<nanoseconds>> AutomaticDiagnosisReconciler::check_performa
     next_check_[o.key] = next;
     return std::optional<nanoseconds>(next - now);
   }
-  const std::string ns = o.job->meta.namespace_.str();
   policy::Gathered read;
   read.started = now;
   std::vector<policy::WorkerActivity> activities;
-  for (const policy::Worker* w : compared) {
-    auto lines = logged_lines(*ctx_.client, ns, w->pod, o.container, window);
-    ++read.requests;
-    if (!lines) {
-      if (lost_race(lines.error())) return std::optional<nanoseconds>(std::chrono::seconds(1));
-      return failed("performance monitoring: reading the log of pod " + ns + "/" + w->pod,
-                    lines.error());
-    }
-    read.log_bytes += lines->bytes;
-    activities.push_back({w->index, w->pod, w->node, lines->lines, lines->at_least});
-  }
-  for (const auto& s : policy::find_stragglers(activities))
-    if (auto r = report_straggler(o, activities[s.index], s.others_median, window, read); !r)
+  auto measure = read_activity(o, compared, window, activities, read);
+  if (!measure) return std::unexpected(measure.error());
+  if (!*measure) return std::optional<nanoseconds>(std::chrono::seconds(1));
+  for (const auto& s : policy::find_stragglers(activities, **measure))
+    if (auto r = report_straggler(o, activities[s.index], s, window, **measure, read); !r)
       return std::unexpected(r.error());
   std::lock_guard lock(mu_);
   next_check_[o.key] = now + window;
   return std::optional<nanoseconds>(window);
 }
 
-Outcome<void> AutomaticDiagnosisReconciler::report_straggler(const ObservedJob& o,
-                                                             const policy::WorkerActivity& worker,
-                                                             double others_median,
-                                                             std::chrono::seconds window,
-                                                             const policy::Gathered& read) {
+Outcome<std::optional<policy::Measure>> AutomaticDiagnosisReconciler::read_activity(
+    const ObservedJob& o, const std::vector<const policy::Worker*>& compared,
+    std::chrono::seconds window, std::vector<policy::WorkerActivity>& activities,
+    policy::Gathered& read) {
+  const std::string ns = o.job->meta.namespace_.str();
+  if (accelerator_use_) {
+    auto use = accelerator_use_->of_job(ns, o.job->meta.name, window);
+    ++read.requests;
+    if (!use) {
+      // Monitoring goes on with the log rates; the log says why.
+      runtime::log::warn(
+          "diagnosis", "Prometheus did not answer; comparing log rates instead",
+          {{"job", o.key}, {"prometheus", accelerator_use_->url().host}, {"error", use.error()}});
+    } else {
+      for (const policy::Worker* w : compared)
+        if (auto it = use->find(w->pod); it != use->end())
+          activities.push_back({w->index, w->pod, w->node, it->second, false});
+      if (activities.size() >= 2) return std::optional(policy::Measure::AcceleratorUse);
+      activities.clear();  // no series of this Job (no node agent on its nodes): log rates
+    }
+  }
+  for (const policy::Worker* w : compared) {
+    auto lines = logged_lines(*ctx_.client, ns, w->pod, o.container, window);
+    ++read.requests;
+    if (!lines) {
+      if (lost_race(lines.error())) return std::optional<policy::Measure>();
+      return failed("performance monitoring: reading the log of pod " + ns + "/" + w->pod,
+                    lines.error());
+    }
+    read.log_bytes += lines->bytes;
+    activities.push_back({w->index, w->pod, w->node, lines->lines, lines->at_least});
+  }
+  return std::optional(policy::Measure::LogLines);
+}
+
+Outcome<void> AutomaticDiagnosisReconciler::report_straggler(
+    const ObservedJob& o, const policy::WorkerActivity& worker, const policy::Straggler& straggler,
+    std::chrono::seconds window, policy::Measure measure, const policy::Gathered& read) {
   const std::string ns = o.job->meta.namespace_.str();
   const std::string name = policy::straggler_name(worker.pod);
   if (reported(ns, name)) return {};
   policy::Gathered g = read;
-  g.results.push_back(policy::straggler_result(worker, others_median, window));
+  g.results.push_back(policy::straggler_result(worker, straggler.others_median, window, measure));
   g.job =
       report_job_info(*o.job, *ctx_.catalog->get(), static_cast<int>(o.training.workers.size()));
   g.monitor = policy::Monitor::PerformanceMonitoring;

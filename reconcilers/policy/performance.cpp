@@ -50,35 +50,40 @@ PerformanceReading read_performance_monitoring(
   return out;
 }
 
-std::vector<Straggler> find_stragglers(const std::vector<WorkerActivity>& activities) {
+std::vector<Straggler> find_stragglers(const std::vector<WorkerActivity>& activities,
+                                       Measure measure) {
   std::vector<Straggler> out;
   if (activities.size() < 2) return out;
+  const double minimum = measure == Measure::LogLines ? kMinComparableLines : kMinComparableUse;
   for (std::size_t i = 0; i < activities.size(); ++i) {
     if (activities[i].at_least) continue;
     std::vector<double> others;
     for (std::size_t j = 0; j < activities.size(); ++j)
-      if (j != i) others.push_back(activities[j].lines);
+      if (j != i) others.push_back(activities[j].amount);
     const double m = median(std::move(others));
-    if (m >= kMinComparableLines && activities[i].lines < kStragglerShare * m)
-      out.push_back({i, m});
+    if (m >= minimum && activities[i].amount < kStragglerShare * m) out.push_back({i, m});
   }
   return out;
 }
 
 DiagnosisResult straggler_result(const WorkerActivity& worker, double others_median,
-                                 std::chrono::seconds window) {
+                                 std::chrono::seconds window, Measure measure) {
   DiagnosisResult r;
   const std::string who =
       worker.worker >= 0 ? "worker " + std::to_string(worker.worker) : "pod " + worker.pod;
+  const std::string over =
+      go_duration(std::chrono::duration_cast<std::chrono::milliseconds>(window));
   r.symptom = "a straggler: " + who + " progresses far slower than the job's other workers";
-  r.fault = who + " (pod " + worker.pod + " on node " + worker.node + ") logged " +
-            count_text(worker.lines) + " lines in " +
-            go_duration(std::chrono::duration_cast<std::chrono::milliseconds>(window)) +
-            ", the job's other workers a median of " + count_text(others_median) +
+  r.fault = who + " (pod " + worker.pod + " on node " + worker.node + ") " +
+            (measure == Measure::LogLines
+                 ? "logged " + count_text(worker.amount) + " lines in " + over +
+                       ", the job's other workers a median of " + count_text(others_median)
+                 : "used its accelerators " + count_text(worker.amount) + "% over " + over +
+                       ", the job's other workers a median of " + count_text(others_median) + "%") +
             " (O4: less than half)";
   r.category = FailureCategory::Environment;
   r.component = "Training performance";
-  r.module = "Worker log rate";
+  r.module = measure == Measure::LogLines ? "Worker log rate" : "Accelerator use";
   r.risk = Risk::Medium;
   r.solution =
       "Compare the worker's node with the others' (kubectl respool top job, kubectl describe "

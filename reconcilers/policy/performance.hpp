@@ -1,9 +1,11 @@
 #pragma once
 // Performance monitoring of a training job (O4, O12), pure: a straggler is a worker whose
-// activity over the window stays far below the job's other workers'. The measure is how many
-// lines each worker logged in the window (the workers' log rate, read through pods/log): what
-// every cluster has, where per-task accelerator series need a Prometheus. The controller reads
-// the activity; this file reads the Job's opt-in, finds the stragglers and words the report.
+// activity over the window stays far below the job's other workers'. The measure is each
+// worker's accelerator use over the window (docs/metrics.md's ma_container_gpu_util or
+// ma_container_npu_util, from Prometheus) where the operator is given one, else how many lines
+// each worker logged in the window (its log rate, read through pods/log): what every cluster
+// has. The controller reads the activity; this file reads the Job's opt-in, finds the
+// stragglers and words the report.
 
 #include <chrono>
 #include <map>
@@ -22,10 +24,17 @@ inline constexpr std::chrono::seconds kDefaultPerformanceWindow{600};
 inline constexpr std::chrono::seconds kMinPerformanceWindow{60};
 // A worker's log read per check: the window's beginning up to this many bytes (limitBytes).
 inline constexpr std::size_t kActivityReadBytes = 16 * 1024;
-// A straggler logged less than this share of the median of the job's other workers...
+// A straggler did less than this share of the median of the job's other workers...
 inline constexpr double kStragglerShare = 0.5;
-// ...which logged at least this many lines in the window (fewer is too little to compare).
+// ...which logged at least this many lines in the window, or used their accelerators at least
+// this much (percent): less is too little to compare.
 inline constexpr double kMinComparableLines = 4;
+inline constexpr double kMinComparableUse = 10;
+
+enum class Measure {
+  LogLines,        // lines logged in the window
+  AcceleratorUse,  // percent, averaged over the window and the worker's accelerators
+};
 
 struct PerformanceMonitoring {
   std::chrono::seconds window = kDefaultPerformanceWindow;
@@ -43,7 +52,7 @@ PerformanceReading read_performance_monitoring(
 struct WorkerActivity {
   int worker = -1;
   std::string pod, node;
-  double lines = 0;       // lines it logged in the window
+  double amount = 0;      // lines it logged, or its accelerator use (Measure)
   bool at_least = false;  // the read stopped at kActivityReadBytes: it logged at least that many
 };
 
@@ -51,12 +60,14 @@ struct Straggler {
   std::size_t index = 0;     // into the activities
   double others_median = 0;  // lines of the job's other workers (their median)
 };
-// O4: each worker that logged less than kStragglerShare of the median of the others, when those
-// logged at least kMinComparableLines; a read cut at its bound is never one. At least two workers.
-std::vector<Straggler> find_stragglers(const std::vector<WorkerActivity>& activities);
+// O4: each worker below kStragglerShare of the median of the others, when those reach the
+// measure's minimum (kMinComparableLines, kMinComparableUse); a read cut at its bound is never
+// one. At least two workers.
+std::vector<Straggler> find_stragglers(const std::vector<WorkerActivity>& activities,
+                                       Measure measure);
 
-// The report's result: the worker, its node, what it and the others logged, Medium (O4).
+// The report's result: the worker, its node, its measure and the others', Medium (O4).
 DiagnosisResult straggler_result(const WorkerActivity& worker, double others_median,
-                                 std::chrono::seconds window);
+                                 std::chrono::seconds window, Measure measure);
 
 }  // namespace respool::policy

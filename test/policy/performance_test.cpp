@@ -20,6 +20,10 @@ std::vector<WorkerActivity> workers(std::initializer_list<double> lines) {
   return out;
 }
 
+std::vector<Straggler> find_stragglers_of(const std::vector<WorkerActivity>& a) {
+  return find_stragglers(a, Measure::LogLines);
+}
+
 std::vector<std::size_t> indexes(const std::vector<Straggler>& stragglers) {
   std::vector<std::size_t> out;
   for (const auto& s : stragglers)
@@ -61,34 +65,34 @@ TEST_CASE("O12: performance monitoring is asked for per Job, with a window of at
 TEST_CASE("O4: a straggler logs less than half the median of the job's other workers",
           "[policy][performance][rule:O4]") {
   SECTION("one slow worker among eight") {
-    auto s = find_stragglers(workers({60, 61, 59, 12, 60, 60, 58, 62}));
+    auto s = find_stragglers_of(workers({60, 61, 59, 12, 60, 60, 58, 62}));
     REQUIRE(s.size() == 1);
     CHECK(s[0].index == 3);
     CHECK(s[0].others_median == 60);
   }
   SECTION("half of the median is not yet a straggler; just under it is") {
-    CHECK(find_stragglers(workers({60, 60, 30})).empty());
-    CHECK(indexes(find_stragglers(workers({60, 60, 29}))) == std::vector<std::size_t>{2});
+    CHECK(find_stragglers_of(workers({60, 60, 30})).empty());
+    CHECK(indexes(find_stragglers_of(workers({60, 60, 29}))) == std::vector<std::size_t>{2});
   }
   SECTION("two workers: the slower is one when far enough below") {
-    CHECK(indexes(find_stragglers(workers({40, 10}))) == std::vector<std::size_t>{1});
-    CHECK(find_stragglers(workers({40, 25})).empty());
+    CHECK(indexes(find_stragglers_of(workers({40, 10}))) == std::vector<std::size_t>{1});
+    CHECK(find_stragglers_of(workers({40, 25})).empty());
   }
   SECTION("a job whose workers barely log, or where only rank 0 logs, has none") {
-    CHECK(find_stragglers(workers({3, 0, 3, 3})).empty());
-    CHECK(find_stragglers(workers({120, 0, 0, 0, 0, 0, 0, 0})).empty());
+    CHECK(find_stragglers_of(workers({3, 0, 3, 3})).empty());
+    CHECK(find_stragglers_of(workers({120, 0, 0, 0, 0, 0, 0, 0})).empty());
   }
   SECTION("a read cut at its bound is never a straggler: it logged at least that much") {
     auto a = workers({900, 900, 150});
     a[2].at_least = true;
-    CHECK(find_stragglers(a).empty());
+    CHECK(find_stragglers(a, Measure::LogLines).empty());
   }
   SECTION("one worker alone, or none, has nothing to be compared with") {
-    CHECK(find_stragglers(workers({0})).empty());
-    CHECK(find_stragglers({}).empty());
+    CHECK(find_stragglers_of(workers({0})).empty());
+    CHECK(find_stragglers({}, Measure::LogLines).empty());
   }
   SECTION("every slow worker is named") {
-    CHECK(indexes(find_stragglers(workers({60, 5, 60, 60, 7, 60}))) ==
+    CHECK(indexes(find_stragglers_of(workers({60, 5, 60, 60, 7, 60}))) ==
           std::vector<std::size_t>{1, 4});
   }
 }
@@ -96,7 +100,7 @@ TEST_CASE("O4: a straggler logs less than half the median of the job's other wor
 TEST_CASE("O4: the straggler's report names the worker, its node and the rates, Medium",
           "[policy][performance][rule:O4]") {
   WorkerActivity w{3, "llm-3-abcde", "gpu-7", 12, false};
-  auto r = straggler_result(w, 60.5, std::chrono::minutes(10));
+  auto r = straggler_result(w, 60.5, std::chrono::minutes(10), Measure::LogLines);
   CHECK(r.risk == Risk::Medium);
   CHECK(r.category == FailureCategory::Environment);
   CHECK(r.fault ==
@@ -109,6 +113,26 @@ TEST_CASE("O4: the straggler's report names the worker, its node and the rates, 
   CHECK_FALSE(r.solution.empty());
   CHECK(straggler_name("llm-3-abcde") == "llm-3-abcde-straggler");
   CHECK(straggler_name(std::string(250, 'p')).size() <= 253);
+}
+
+TEST_CASE(
+    "O4: by accelerator use, a straggler is under half the others' median, when they "
+    "use theirs at least 10%",
+    "[policy][performance][rule:O4]") {
+  auto use = workers({96, 94.5, 40, 95});
+  auto s = find_stragglers(use, Measure::AcceleratorUse);
+  REQUIRE(s.size() == 1);
+  CHECK(s[0].index == 2);
+  CHECK(s[0].others_median == 95);
+  // An idle job (loading data, waiting) has none.
+  CHECK(find_stragglers(workers({8, 9, 0.5}), Measure::AcceleratorUse).empty());
+  // 4 of 12% is one by use, where 4 of 12 lines would be too (both measures, same share).
+  CHECK(find_stragglers(workers({12, 12, 4}), Measure::AcceleratorUse).size() == 1);
+  auto r = straggler_result(use[2], 95, std::chrono::minutes(10), Measure::AcceleratorUse);
+  CHECK(r.fault ==
+        "worker 2 (pod llm-2 on node gpu-2) used its accelerators 40% over 10m0s, the job's other "
+        "workers a median of 95% (O4: less than half)");
+  CHECK(r.module == "Accelerator use");
 }
 
 TEST_CASE("O4, O5: a straggler makes a protected job Medium, and a higher level stays",

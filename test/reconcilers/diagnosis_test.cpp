@@ -4,7 +4,7 @@
 // duplicates a report.
 
 #include "reconcilers/policy/diagnosis_report.hpp"
-#include "test/reconcilers/training_fixtures.hpp"
+#include "test/reconcilers/diagnosis_fixtures.hpp"
 
 using namespace respool;
 using namespace respool::test;
@@ -26,31 +26,6 @@ std::string fail_with(Harness& h, const std::string& job_name, int index,
   }
   FAIL("no running worker " << index << " of " << job_name);
   return "";
-}
-
-std::vector<Json> diagnoses(Harness& h) {
-  auto list = h.client().list(kube::resources::diagnoses, "default");
-  REQUIRE(list);
-  return (*list)["items"].get<std::vector<Json>>();
-}
-
-std::optional<Json> diagnosis(Harness& h, const std::string& name) {
-  auto d = h.client().get(kube::resources::diagnoses, "default", name);
-  if (!d) return std::nullopt;
-  return *d;
-}
-
-bool completed(const std::optional<Json>& d) {
-  return d && d->value("status", Json::object()).value("phase", "") == "Completed";
-}
-
-int diagnosed_events(Harness& h, const std::string& job_name, const std::string& report) {
-  int n = 0;
-  for (const auto& e : h.events_for(job_name))
-    if (e.value("reason", "") == "Diagnosed" &&
-        e.value("note", "").find("diagnosis " + report + ":") != std::string::npos)
-      n += std::max(1, e.value("series", Json::object()).value("count", 1));
-  return n;
 }
 
 }  // namespace
@@ -259,71 +234,9 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "O4 O12: a worker that logs far less than the others is a straggler: one report naming it "
-    "and its node, the job Medium; a window under 1m is refused on the Job",
-    "[reconcilers][diagnosis][rule:O4][rule:O12][rule:O9]") {
-  Harness h({.nodes_yaml = gpu_nodes(5), .time_scale = 20});
-  gpu_pool(h, "train", 5);
-  h.apply(training_job("llm", "train", 4,
-                       {{"fault-tolerance/job-retry-num", "2"},
-                        {"respool.io/performance-monitoring", "true"},
-                        {"respool.io/performance-window", "1m"}}),
-          kube::resources::jobs);
-  h.apply(training_job("short", "train", 1,
-                       {{"fault-tolerance/job-retry-num", "2"},
-                        {"respool.io/performance-monitoring", "true"},
-                        {"respool.io/performance-window", "30s"}}),
-          kube::resources::jobs);
-  REQUIRE(h.eventually([&] { return running_pods(h, "llm", "0").size() == 4; }));
-  // Worker 2 writes a line a minute where the others write one every 10 seconds.
-  std::string slow, node;
-  for (const auto& p : running_pods(h, "llm", "0")) {
-    if (p["metadata"]["labels"].value("batch.kubernetes.io/job-completion-index", "") != "2")
-      continue;
-    slow = p["metadata"]["name"];
-    node = p["spec"]["nodeName"];
-    annotate(h, kube::resources::pods, "default", slow, {{"sandbox.respool.io/log-interval", "60"}});
-  }
-  REQUIRE_FALSE(slow.empty());
-  const std::string name = slow + "-straggler";
-  REQUIRE(h.eventually([&] { return completed(diagnosis(h, name)); }, 60s));
-  const Json d = *diagnosis(h, name);
-  CHECK(d["spec"]["type"] == "Automatic");
-  CHECK(d["metadata"]["labels"]["respool.io/monitor"] == "PerformanceMonitoring");
-  const Json& s = d["status"];
-  CHECK(s["reason"] == "Straggler");
-  CHECK(s["risk"] == "Medium");
-  CHECK(s["category"] == "Environment");
-  CHECK(s["requests"] == 4);  // one log read per worker
-  REQUIRE(s["results"].size() == 1);
-  const Json& r = s["results"][0];
-  CHECK(r["device"]["pod"] == slow);
-  CHECK(r["device"]["node"] == node);
-  CHECK(r["device"]["worker"] == 2);
-  CHECK(r["fault"].get<std::string>().starts_with("worker 2 (pod " + slow + " on node " + node +
-                                                  ") logged "));
-  INFO(r["fault"]);
-  CHECK(r["fault"].get<std::string>().find("in 1m0s, the job's other workers a median of 6") !=
-        std::string::npos);
-  REQUIRE(h.eventually([&] { return risk(job(h, "llm")) == "Medium"; }));
-  REQUIRE(h.eventually([&] { return diagnosed_events(h, "llm", name) == 1; }));
-  REQUIRE(h.eventually([&] {
-    return h.has_event("short", "InvalidAnnotation",
-                       "O12: respool.io/performance-window must be a duration of at least 1m "
-                       "(such as 10m or 1h), not \"30s\"; performance monitoring is off");
-  }));
-  // Two more windows: the straggler is reported once, and no other worker is one.
-  std::this_thread::sleep_for(7s);
-  std::vector<std::string> names;
-  for (const auto& each : diagnoses(h))
-    names.push_back(each["metadata"]["name"]);
-  CHECK(names == std::vector<std::string>{name});
-  CHECK(risk(job(h, "short")) == "NoRisk");
-}
-
-TEST_CASE("O6: a protected Job shows Monitoring while a Standard diagnosis of it gathers, then "
-          "its level again",
-          "[reconcilers][diagnosis][rule:O6][rule:O11]") {
+    "O6: a protected Job shows Monitoring while a Standard diagnosis of it gathers, then "
+    "its level again",
+    "[reconcilers][diagnosis][rule:O6][rule:O11]") {
   Harness h({.nodes_yaml = gpu_nodes(2)});
   gpu_pool(h, "train", 2);
   h.apply(training_job("llm", "train", 2, {{"fault-tolerance/job-retry-num", "2"}}),

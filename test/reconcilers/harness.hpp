@@ -39,6 +39,7 @@ struct HarnessOptions {
   std::string nodes_yaml{};
   double time_scale = 1.0;  // simulated seconds per real second
   std::string job_selector{};
+  std::string prometheus_url{};  // the operator's --prometheus-url
 };
 
 class Harness {
@@ -68,6 +69,7 @@ class Harness {
                                  {"metadata", {{"name", "respool-system"}}}}));
 
     job_selector_ = options.job_selector;
+    prometheus_url_ = options.prometheus_url;
     start_operator();
   }
 
@@ -187,6 +189,7 @@ class Harness {
     ro.catalog_file = source_file("config/catalog.yaml");
     ro.operator_namespace = "respool-system";
     ro.job_selector = job_selector_;
+    ro.prometheus_url = prometheus_url_;
     auto op = reconcilers::setup(*manager_, ro);
     REQUIRE(op);
     operator_ = std::move(*op);
@@ -209,6 +212,7 @@ class Harness {
   std::thread runner_;
   int exit_code_ = -1;
   std::string job_selector_;
+  std::string prometheus_url_;
 };
 
 // Helpers for manifests.
