@@ -74,21 +74,31 @@ Outcome<void> AutomaticDiagnosisReconciler::report_fault_restarts(const Observed
     auto result = policy::fault_restart_result(records[i], findings);
     if (!result) continue;
     g.results.push_back(std::move(*result));
-    g.job =
-        report_job_info(*o.job, *ctx_.catalog->get(), static_cast<int>(o.training.workers.size()));
-    g.monitor = policy::Monitor::FaultMonitoring;
-    g.reason = "FaultRestart";
-    g.creator = "respool";
-    g.completed = ctx_.clock->now();
-    const Json object_json =
-        policy::automatic_diagnosis(name, ns, o.job->meta.name, o.job->meta.uid.str(),
-                                    policy::Monitor::FaultMonitoring, records[i].end_reason);
-    auto cached = diagnoses_.store().get(ns + "/" + name);
-    auto written = write_report(ctx_, object_json, policy::completed_status(std::move(g)),
-                                cached.get(), job_reference(*o.job));
-    if (!written) return std::unexpected(written.error());
-    remember(ns, name);
+    if (auto r = write_automatic(o, name, policy::Monitor::FaultMonitoring, "FaultRestart",
+                                 records[i].end_reason, std::move(g));
+        !r)
+      return r;
   }
+  return {};
+}
+
+Outcome<void> AutomaticDiagnosisReconciler::write_automatic(
+    const ObservedJob& o, const std::string& name, policy::Monitor monitor,
+    const std::string& reason, const std::string& description, policy::Gathered g) {
+  const std::string ns = o.job->meta.namespace_.str();
+  g.job =
+      report_job_info(*o.job, *ctx_.catalog->get(), static_cast<int>(o.training.workers.size()));
+  g.monitor = monitor;
+  g.reason = reason;
+  g.creator = "respool";
+  g.completed = ctx_.clock->now();
+  const Json object_json = policy::automatic_diagnosis(name, ns, o.job->meta.name,
+                                                       o.job->meta.uid.str(), monitor, description);
+  auto cached = diagnoses_.store().get(ns + "/" + name);
+  auto written = write_report(ctx_, object_json, policy::completed_status(std::move(g)),
+                              cached.get(), job_reference(*o.job));
+  if (!written) return std::unexpected(written.error());
+  remember(ns, name);
   return {};
 }
 
@@ -161,21 +171,12 @@ Outcome<void> AutomaticDiagnosisReconciler::report_code_errors(const ObservedJob
     auto result = policy::code_error_result(*catalog->failures, *finding, std::move(device));
     const policy::Risk risk = result.risk;
     g.results.push_back(std::move(result));
-    g.job = report_job_info(*o.job, *catalog, static_cast<int>(o.training.workers.size()));
-    g.monitor = policy::Monitor::CodeErrorDetection;
-    g.reason = "CodeError";
-    g.creator = "respool";
     g.requests = (*run)->requests;
     g.log_bytes = (*run)->log_bytes;
-    g.completed = ctx_.clock->now();
-    const Json object_json = policy::automatic_diagnosis(
-        name, ns, o.job->meta.name, o.job->meta.uid.str(), policy::Monitor::CodeErrorDetection,
-        "worker " + w.pod + " failed");
-    auto cached = diagnoses_.store().get(ns + "/" + name);
-    auto written = write_report(ctx_, object_json, policy::completed_status(std::move(g)),
-                                cached.get(), job_reference(*o.job));
-    if (!written) return std::unexpected(written.error());
-    remember(ns, name);
+    if (auto r = write_automatic(o, name, policy::Monitor::CodeErrorDetection, "CodeError",
+                                 "worker " + w.pod + " failed", std::move(g));
+        !r)
+      return r;
     std::lock_guard lock(mu_);
     auto& f = found_[o.key];
     f.code_error = higher(f.code_error, risk);

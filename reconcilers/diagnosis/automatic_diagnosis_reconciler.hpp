@@ -63,6 +63,11 @@ class AutomaticDiagnosisReconciler {
   Outcome<void> report_straggler(const ObservedJob& job, const policy::WorkerActivity& worker,
                                  const policy::Straggler& straggler, std::chrono::seconds window,
                                  policy::Measure measure, const policy::Gathered& read);
+  // The Automatic report `name` (O9) with `g`'s results: the Job's information, the monitor,
+  // reason and completion set here; remembered once written.
+  Outcome<void> write_automatic(const ObservedJob& job, const std::string& name,
+                                policy::Monitor monitor, const std::string& reason,
+                                const std::string& description, policy::Gathered g);
   Found found(const ObservedJob& job);
   Outcome<void> raise_label(const ObservedJob& job, const Found& found);
   // Whether the report is written (Completed in the cache, or written by this process).

@@ -4,12 +4,10 @@
 
 #include "operator/runtime/log.hpp"
 #include "reconcilers/diagnosis/automatic_diagnosis_reconciler.hpp"
-#include "reconcilers/diagnosis/report_writer.hpp"
 #include "reconcilers/diagnosis/worker_activity.hpp"
 
 namespace respool::reconcilers {
 
-using Json = nlohmann::json;
 using std::chrono::nanoseconds;
 
 Outcome<std::optional<nanoseconds>> AutomaticDiagnosisReconciler::check_performance(
@@ -110,20 +108,10 @@ Outcome<void> AutomaticDiagnosisReconciler::report_straggler(
   if (reported(ns, name)) return {};
   policy::Gathered g = read;
   g.results.push_back(policy::straggler_result(worker, straggler.others_median, window, measure));
-  g.job =
-      report_job_info(*o.job, *ctx_.catalog->get(), static_cast<int>(o.training.workers.size()));
-  g.monitor = policy::Monitor::PerformanceMonitoring;
-  g.reason = "Straggler";
-  g.creator = "respool";
-  g.completed = ctx_.clock->now();
-  const Json object_json = policy::automatic_diagnosis(
-      name, ns, o.job->meta.name, o.job->meta.uid.str(), policy::Monitor::PerformanceMonitoring,
-      "worker " + worker.pod + " is a straggler");
-  auto cached = diagnoses_.store().get(ns + "/" + name);
-  auto written = write_report(ctx_, object_json, policy::completed_status(std::move(g)),
-                              cached.get(), job_reference(*o.job));
-  if (!written) return std::unexpected(written.error());
-  remember(ns, name);
+  if (auto r = write_automatic(o, name, policy::Monitor::PerformanceMonitoring, "Straggler",
+                               "worker " + worker.pod + " is a straggler", std::move(g));
+      !r)
+    return r;
   std::lock_guard lock(mu_);
   found_[o.key].straggler = true;
   return {};

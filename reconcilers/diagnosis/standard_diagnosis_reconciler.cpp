@@ -12,6 +12,10 @@ namespace respool::reconcilers {
 using Json = nlohmann::json;
 using runtime::ReconcileResult;
 
+namespace {
+constexpr std::chrono::seconds kJobNotFoundGrace{10};
+}  // namespace
+
 bool StandardDiagnosisReconciler::pending(const kube::Unstructured& d) {
   if (d.object.value("spec", Json::object()).value("type", "Standard") != "Standard") return false;
   const std::string phase = d.object.value("status", Json::object()).value("phase", "");
@@ -29,6 +33,10 @@ Outcome<ReconcileResult> StandardDiagnosisReconciler::reconcile(const std::strin
                  {"spec", d->object["spec"]}};
   const std::string creator = d->object.value("creator", "");
   auto job = ctx_.caches.training_jobs->store().get(ns + "/" + job_name);
+  // A Job created with its Diagnosis (one `kubectl apply` of both) may reach the cache a moment
+  // after it: it is looked for again before the Diagnosis fails.
+  if (!job && ctx_.clock->now() - d->meta.creation_timestamp < kJobNotFoundGrace)
+    return ReconcileResult::after(std::chrono::seconds(1));
   if (!job) {
     const Json status = {{"phase", "Failed"},
                          {"reason", "JobNotFound"},

@@ -235,7 +235,7 @@ TEST_CASE(
 
 TEST_CASE(
     "O6: a protected Job shows Monitoring while a Standard diagnosis of it gathers, then "
-    "its level again",
+    "its level again; O11: a Diagnosis created before its Job waits for it",
     "[reconcilers][diagnosis][rule:O6][rule:O11]") {
   Harness h({.nodes_yaml = gpu_nodes(2)});
   gpu_pool(h, "train", 2);
@@ -256,4 +256,15 @@ TEST_CASE(
   h.sandbox().api_server().faults().clear();
   REQUIRE(h.eventually([&] { return risk(job(h, "llm")) == "NoRisk"; }, 10s));
   CHECK(diagnosis(h, "check")->at("status")["risk"] == "NoRisk");
+
+  // O11: a Diagnosis that reaches the operator before its Job (one apply of both) waits for it.
+  REQUIRE(h.client().create(kube::resources::diagnoses, "default",
+                            Json{{"apiVersion", "respool.io/v1alpha1"},
+                                 {"kind", "Diagnosis"},
+                                 {"metadata", {{"name", "early"}, {"namespace", "default"}}},
+                                 {"spec", {{"job", "later"}}}}));
+  std::this_thread::sleep_for(2s);
+  h.apply(training_job("later", "train", 1, {}), kube::resources::jobs);
+  REQUIRE(h.eventually([&] { return completed(diagnosis(h, "early")); }, 30s));
+  CHECK(diagnosis(h, "early")->at("status")["job"]["name"] == "later");
 }
