@@ -138,9 +138,22 @@ TEST_CASE("a node claimed during an upgrade runs the target version before it tu
   CHECK(joined_old);
   CHECK(available);
   REQUIRE(h.client().remove(kube::resources::pods, "default", "train-0"));
-  const bool upgraded =
-      h.eventually([&] { return all_upgraded(h, "p", kNew); }, std::chrono::seconds(240));
-  // Once failed under ASan+UBSan (a fresh run, 2026-11-28), never here: say where each node is.
+  // Every node on the target, none isolated or cordoned. The spare may carry no upgrade state:
+  // when its driver reached the target in admission before the upgrade controller looked at it,
+  // it never needed one (None at the target counts as upgraded), as under ASan it once did.
+  const bool upgraded = h.eventually(
+      [&] {
+        for (const auto& n : h.pool_nodes("p")) {
+          const std::string state = state_of(n);
+          if (label(n, "respool.io/driver-version") != kNew ||
+              !(state == "upgrade-done" || (state.empty() && n["metadata"]["name"] == spare)) ||
+              has_taint(n, "isolation.respool.io/A200001") ||
+              n["spec"].value("unschedulable", false))
+            return false;
+        }
+        return driver_status(h, "p").value("nodes", Json::object()).value("upgraded", 0) == 3;
+      },
+      std::chrono::seconds(240));
   std::string nodes;
   for (const auto& n : h.pool_nodes("p"))
     nodes += n["metadata"]["name"].get<std::string>() + " " +

@@ -2,6 +2,7 @@
 // behind the others is a straggler, by its log rate, or by its accelerator use where the operator
 // reads Prometheus (here a stand-in answering its query API from the test's figures).
 
+#include <algorithm>
 #include <mutex>
 
 #include "operator/http/server.hpp"
@@ -175,10 +176,10 @@ TEST_CASE(
   CHECK(q["status"]["requests"] == 3);  // the query, then each worker's log
   const auto queries = prometheus.queries();
   REQUIRE_FALSE(queries.empty());
-  CHECK(queries.size() >= 2);
-  CHECK(queries.front() ==
-        "/api/v1/query avg by (pod) (avg_over_time({__name__=~\"ma_container_(gpu|npu)_util\", "
-        "namespace=\"default\", job=\"llm\"}[120s]))");
+  CHECK(queries.size() >= 2);  // one per job and window, the jobs in any order
+  CHECK(std::count(queries.begin(), queries.end(),
+                   "/api/v1/query avg by (pod) (avg_over_time({__name__=~\"ma_container_(gpu|npu)_"
+                   "util\", namespace=\"default\", job=\"llm\"}[120s]))") >= 1);
 }
 
 TEST_CASE("O4: Prometheus' instant vector read by pod; its errors and odd values",
