@@ -1,7 +1,5 @@
-// Performance monitoring (O4, O12): once a window, the log rate of each worker that ran the whole
-// window, and an Automatic report for each straggler.
-#include <algorithm>
-
+// Performance monitoring (O4, O12): once a window, each worker's accelerator use (Prometheus) or
+// else log rate over the window, and an Automatic report for each straggler.
 #include "operator/runtime/log.hpp"
 #include "reconcilers/diagnosis/automatic_diagnosis_reconciler.hpp"
 #include "reconcilers/diagnosis/worker_activity.hpp"
@@ -32,25 +30,16 @@ Outcome<std::optional<nanoseconds>> AutomaticDiagnosisReconciler::check_performa
     auto [it, first] = next_check_.try_emplace(o.key, now);
     if (now < it->second) return std::optional<nanoseconds>(it->second - now);
   }
-  // Only workers that ran the whole window are compared; a restart under way compares none.
-  std::vector<const policy::Worker*> compared;
-  policy::TimePoint last_start{};
-  for (const policy::Worker& w : t.workers) {
-    if (!w.running) continue;
-    auto started = o.started_at.find(w.index);
-    const auto start = started == o.started_at.end() ? now : started->second;
-    last_start = std::max(last_start, start);
-    if (start <= now - window) compared.push_back(&w);
-  }
   const bool restarting = t.suspended || t.ledger.restarting || t.ledger.killing;
-  if (restarting || compared.size() < 2 || compared.size() < t.workers.size()) {
-    // Again once every worker has run a whole window (or a window from now, at the latest).
-    const auto next = std::clamp<policy::TimePoint>(last_start + window,
-                                                    now + std::chrono::seconds(1), now + window);
+  const auto plan = policy::plan_comparison(t.workers, o.started_at, restarting, now, window);
+  if (plan.wait_until) {
     std::lock_guard lock(mu_);
-    next_check_[o.key] = next;
-    return std::optional<nanoseconds>(next - now);
+    next_check_[o.key] = *plan.wait_until;
+    return std::optional<nanoseconds>(*plan.wait_until - now);
   }
+  std::vector<const policy::Worker*> compared;
+  for (std::size_t i : plan.compared)
+    compared.push_back(&t.workers[i]);
   policy::Gathered read;
   read.started = now;
   std::vector<policy::WorkerActivity> activities;

@@ -66,6 +66,30 @@ std::vector<Straggler> find_stragglers(const std::vector<WorkerActivity>& activi
   return out;
 }
 
+Comparison plan_comparison(const std::vector<Worker>& workers,
+                           const std::map<int, TimePoint>& started_at, bool restarting,
+                           TimePoint now, std::chrono::seconds window) {
+  Comparison out;
+  std::size_t running = 0;
+  TimePoint last_start{};
+  for (std::size_t i = 0; i < workers.size(); ++i) {
+    // A failed or finished pod (restartPolicy Never keeps them beside their replacements) is
+    // not compared, nor waited for.
+    if (!workers[i].running) continue;
+    ++running;
+    auto started = started_at.find(workers[i].index);
+    const TimePoint start = started == started_at.end() ? now : started->second;
+    last_start = std::max(last_start, start);
+    if (start <= now - window) out.compared.push_back(i);
+  }
+  if (restarting || running < 2 || out.compared.size() < running) {
+    out.compared.clear();
+    out.wait_until =
+        std::clamp<TimePoint>(last_start + window, now + std::chrono::seconds(1), now + window);
+  }
+  return out;
+}
+
 DiagnosisResult straggler_result(const WorkerActivity& worker, double others_median,
                                  std::chrono::seconds window, Measure measure) {
   DiagnosisResult r;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "reconcilers/policy/diagnosis_report.hpp"
+#include "reconcilers/policy/training_job_step.hpp"
 
 namespace respool::policy {
 
@@ -65,6 +66,17 @@ struct Straggler {
 // one. At least two workers.
 std::vector<Straggler> find_stragglers(const std::vector<WorkerActivity>& activities,
                                        Measure measure);
+
+// Which workers a check compares (O4): every running worker, once each has run a whole window.
+// Until then, or while the job restarts, none, and `wait_until` says when to look again (when
+// the last started has run a window; a second from now at the soonest, a window at the latest).
+struct Comparison {
+  std::vector<std::size_t> compared;  // into the workers
+  std::optional<TimePoint> wait_until;
+};
+Comparison plan_comparison(const std::vector<Worker>& workers,
+                           const std::map<int, TimePoint>& started_at, bool restarting,
+                           TimePoint now, std::chrono::seconds window);
 
 // The report's result: the worker, its node, its measure and the others', Medium (O4).
 DiagnosisResult straggler_result(const WorkerActivity& worker, double others_median,

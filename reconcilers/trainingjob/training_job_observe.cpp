@@ -139,7 +139,9 @@ std::optional<ObservedJob> observe_job(const Context& ctx, const std::string& ke
     w.disruption = pod->disruption.str();
     w.restart_count = pod->restart_count;
     if (!w.node.empty() && !w.succeeded) node_state(ctx, w.node, w);
-    o.started_at[w.index] = pod->started_at;
+    // A running pod's start, over a failed one's of the same index (restartPolicy Never keeps
+    // the failed pod beside its replacement).
+    if (w.running || !o.started_at.contains(w.index)) o.started_at[w.index] = pod->started_at;
     t.workers.push_back(std::move(w));
   }
   return o;

@@ -148,3 +148,44 @@ TEST_CASE("O4, O5: a straggler makes a protected job Medium, and a higher level 
             MonitorFindings{.code_error = Risk::Low, .straggler = true, .check_running = false}) ==
         Risk::Medium);
 }
+
+TEST_CASE(
+    "O4: a check compares every running worker once each has run a whole window; a failed "
+    "pod kept beside its replacement is neither compared nor waited for",
+    "[policy][performance][rule:O4]") {
+  const TimePoint now = TimePoint{} + std::chrono::hours(100);
+  const auto window = std::chrono::minutes(10);
+  auto worker = [](int index, bool running) {
+    Worker w;
+    w.index = index;
+    w.pod = "llm-" + std::to_string(index) + (running ? "" : "-old");
+    w.running = running;
+    w.failed = !running;
+    return w;
+  };
+  std::vector<Worker> workers{worker(0, true), worker(1, false), worker(1, true), worker(2, true)};
+  std::map<int, TimePoint> started{{0, now - std::chrono::minutes(30)},
+                                   {1, now - std::chrono::minutes(12)},
+                                   {2, now - std::chrono::minutes(20)}};
+  auto plan = plan_comparison(workers, started, false, now, window);
+  CHECK_FALSE(plan.wait_until);
+  CHECK(plan.compared == std::vector<std::size_t>{0, 2, 3});
+
+  // The replacement started 4 minutes ago: no one is compared until it has run 10.
+  started[1] = now - std::chrono::minutes(4);
+  plan = plan_comparison(workers, started, false, now, window);
+  CHECK(plan.compared.empty());
+  CHECK(plan.wait_until == now + std::chrono::minutes(6));
+
+  // A restart under way waits (a window at the latest); so does a job of one running worker.
+  started[1] = now - std::chrono::minutes(12);
+  plan = plan_comparison(workers, started, true, now, window);
+  CHECK(plan.compared.empty());
+  CHECK(plan.wait_until == now + std::chrono::seconds(1));
+  plan = plan_comparison({worker(0, true), worker(1, false)}, started, false, now, window);
+  CHECK(plan.compared.empty());
+  CHECK(plan.wait_until == now + std::chrono::seconds(1));
+  // A worker with no start known (not in the map) counts as starting now.
+  plan = plan_comparison({worker(0, true), worker(5, true)}, started, false, now, window);
+  CHECK(plan.wait_until == now + window);
+}

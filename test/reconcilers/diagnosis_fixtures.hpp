@@ -26,6 +26,18 @@ inline bool completed(const std::optional<Json>& d) {
   return d && d->value("status", Json::object()).value("phase", "") == "Completed";
 }
 
+// Asks for a Standard diagnosis `name` of the Job `job_name` (as `kubectl create` does).
+inline void ask_diagnosis(Harness& h, const std::string& name, const std::string& job_name,
+                          const std::string& description = "") {
+  Json spec = {{"job", job_name}};
+  if (!description.empty()) spec["description"] = description;
+  REQUIRE(h.client().create(kube::resources::diagnoses, "default",
+                            Json{{"apiVersion", "respool.io/v1alpha1"},
+                                 {"kind", "Diagnosis"},
+                                 {"metadata", {{"name", name}, {"namespace", "default"}}},
+                                 {"spec", spec}}));
+}
+
 inline int diagnosed_events(Harness& h, const std::string& job_name, const std::string& report) {
   int n = 0;
   for (const auto& e : h.events_for(job_name))

@@ -189,12 +189,7 @@ TEST_CASE(
   REQUIRE(found);
 
   auto ask = [&](const std::string& name, const std::string& job_name) {
-    REQUIRE(
-        h.client().create(kube::resources::diagnoses, "default",
-                          Json{{"apiVersion", "respool.io/v1alpha1"},
-                               {"kind", "Diagnosis"},
-                               {"metadata", {{"name", name}, {"namespace", "default"}}},
-                               {"spec", {{"job", job_name}, {"description", "why is it slow?"}}}}));
+    ask_diagnosis(h, name, job_name, "why is it slow?");
   };
   ask("why", "big");
   ask("nothing", "no-such-job");
@@ -245,11 +240,7 @@ TEST_CASE(
       [&] { return running_pods(h, "llm", "0").size() == 2 && risk(job(h, "llm")) == "NoRisk"; }));
   // The gathering's LIST of the Job's events takes 3 s: long enough to see the check run.
   h.sandbox().api_server().faults().set_latency(3000ms, "list", "events");
-  REQUIRE(h.client().create(kube::resources::diagnoses, "default",
-                            Json{{"apiVersion", "respool.io/v1alpha1"},
-                                 {"kind", "Diagnosis"},
-                                 {"metadata", {{"name", "check"}, {"namespace", "default"}}},
-                                 {"spec", {{"job", "llm"}}}}));
+  ask_diagnosis(h, "check", "llm");
   REQUIRE(h.eventually([&] { return risk(job(h, "llm")) == "Monitoring"; }, 10s));
   CHECK_FALSE(completed(diagnosis(h, "check")));
   REQUIRE(h.eventually([&] { return completed(diagnosis(h, "check")); }, 30s));
@@ -258,11 +249,7 @@ TEST_CASE(
   CHECK(diagnosis(h, "check")->at("status")["risk"] == "NoRisk");
 
   // O11: a Diagnosis that reaches the operator before its Job (one apply of both) waits for it.
-  REQUIRE(h.client().create(kube::resources::diagnoses, "default",
-                            Json{{"apiVersion", "respool.io/v1alpha1"},
-                                 {"kind", "Diagnosis"},
-                                 {"metadata", {{"name", "early"}, {"namespace", "default"}}},
-                                 {"spec", {{"job", "later"}}}}));
+  ask_diagnosis(h, "early", "later");
   std::this_thread::sleep_for(2s);
   h.apply(training_job("later", "train", 1, {}), kube::resources::jobs);
   REQUIRE(h.eventually([&] { return completed(diagnosis(h, "early")); }, 30s));
