@@ -97,8 +97,8 @@ std::expected<std::unique_ptr<kube::Client>, std::string> connect(const agent::A
 
 // /healthz fails when no period ended for three periods and both libraries' timeouts (a hung
 // NVML call costs one timeout per period, never the loop); /readyz once conditions are written.
-server::EndpointsOptions endpoint_options(const agent::AgentFlags& flags,
-                                          const agent::AgentLoop& loop) {
+std::expected<server::EndpointsOptions, std::string> endpoint_options(
+    const agent::AgentFlags& flags, const agent::AgentLoop& loop, kube::Client& client) {
   using std::chrono::duration_cast;
   const auto started = runtime::real_clock().now();
   const auto allowed =
@@ -106,7 +106,11 @@ server::EndpointsOptions endpoint_options(const agent::AgentFlags& flags,
                                        2 * flags.dcmi_timeout) +
       std::chrono::seconds(60);
   server::EndpointsOptions endpoints;
-  endpoints.metrics_bind_address = flags.metrics_bind_address;
+  endpoints.metrics_bind_address =
+      server::metrics_bind_address(flags.metrics, agent::agent_metrics_defaults);
+  auto secure = server::secure_metrics(flags.metrics, client);
+  if (!secure) return std::unexpected(secure.error());
+  endpoints.secure_metrics = std::move(*secure);
   endpoints.health_probe_bind_address = flags.health_probe_bind_address;
   endpoints.liveness.push_back(
       {"checks", [&loop, started, allowed] { return liveness(loop, started, allowed); }});
@@ -152,7 +156,9 @@ int run_agent(const agent::AgentFlags& flags, agent::CheckerOptions options) {
   if (!pods.wait_until_listed(std::chrono::seconds(10))) {
     runtime::log::warn("main", "the node's pods are not listed yet: container metrics wait");
   }
-  auto served = server::Endpoints::start(endpoint_options(flags, loop), registry);
+  auto endpoints = endpoint_options(flags, loop, **client);
+  if (!endpoints) return runtime::log::error("main", "cannot serve: " + endpoints.error()), 1;
+  auto served = server::Endpoints::start(std::move(*endpoints), registry);
   if (!served) return runtime::log::error("main", "cannot serve: " + served.error()), 1;
   std::thread signal_thread([&loop, signals] {
     int signal = 0;
@@ -199,6 +205,10 @@ int main(int argc, char** argv) {
     return 2;
   }
   runtime::log::configure(format, level);
+  if (auto metrics = server::check_metrics_serving_flags(flags.metrics); !metrics) {
+    std::cerr << "Error: " << metrics.error() << "\n";
+    return 2;
+  }
   auto options = agent::checker_options(flags);
   if (!options) {
     std::cerr << "Error: " << options.error() << "\n";

@@ -38,8 +38,7 @@ void add_flags(runtime::FlagSet& set, AgentFlags& f) {
       "max-clock-error", &f.max_clock_error,
       "The clock's estimated error (adjtimex) above which it counts as unsynchronised");
   set.add_duration("xid-hold", &f.xid_hold, "How long a critical Xid event keeps its finding");
-  set.add_string("metrics-bind-address", &f.metrics_bind_address,
-                 "Address of the /metrics endpoint; \"0\" disables it");
+  server::add_metrics_serving_flags(set, f.metrics, agent_metrics_defaults);
   set.add_string("health-probe-bind-address", &f.health_probe_bind_address,
                  "Address of /healthz and /readyz; \"0\" disables them");
   set.add_string("log-level", &f.log_level, "debug, info, warn or error");

@@ -8,6 +8,7 @@
 
 #include "agent/checker.hpp"
 #include "operator/runtime/flags.hpp"
+#include "operator/server/metrics_serving.hpp"
 
 namespace respool::agent {
 
@@ -28,7 +29,7 @@ struct AgentFlags {
   std::chrono::nanoseconds dcmi_timeout = std::chrono::seconds(5);
   std::chrono::nanoseconds max_clock_error = std::chrono::milliseconds(500);
   std::chrono::nanoseconds xid_hold = std::chrono::hours(1);
-  std::string metrics_bind_address = ":9464";
+  server::MetricsServingFlags metrics;  // --metrics-*: :9464 plain or secure
   std::string health_probe_bind_address = ":9465";
   std::string log_level = "info";
   std::string log_format = "auto";
@@ -36,6 +37,9 @@ struct AgentFlags {
   bool once = false;
   bool version = false;
 };
+
+// /metrics on the port the agent's DaemonSet has always named, HTTPS or not.
+inline const server::MetricsDefaults agent_metrics_defaults{":9464", ":9464"};
 
 void add_flags(runtime::FlagSet& set, AgentFlags& f);
 // The checker's options from the flags; errors name the flag.

@@ -54,7 +54,11 @@ std::optional<int> parse_command_line(int argc, char** argv, cmd::OperatorFlags&
 std::expected<std::unique_ptr<server::Endpoints>, std::string> serve(
     const cmd::OperatorFlags& flags, runtime::Manager& m) {
   server::EndpointsOptions endpoints;
-  endpoints.metrics_bind_address = flags.metrics_bind_address;
+  endpoints.metrics_bind_address =
+      server::metrics_bind_address(flags.metrics, cmd::operator_metrics_defaults);
+  auto secure = server::secure_metrics(flags.metrics, m.client());
+  if (!secure) return std::unexpected(secure.error());
+  endpoints.secure_metrics = std::move(*secure);
   endpoints.health_probe_bind_address = flags.health_probe_bind_address;
   endpoints.liveness.push_back({"ping", [] { return std::string(); }});
   endpoints.readiness.push_back({"informers", [&m] {
@@ -131,6 +135,7 @@ int main(int argc, char** argv) {
                       {"identity", m.identity()},
                       {"leaderElect", flags.leader_elect},
                       {"metricsPort", (*served)->metrics_port()},
+                      {"metricsSecure", flags.metrics.secure},
                       {"healthPort", (*served)->health_port()}});
   stop_on_signals(m, signals, flags.shutdown_timeout);
   const int code = m.run();

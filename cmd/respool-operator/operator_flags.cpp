@@ -44,8 +44,7 @@ void add_flags(runtime::FlagSet& set, OperatorFlags& f) {
                    "How long the leader retries renewing before it gives up leadership");
   set.add_duration("leader-election-retry-period", &f.retry_period,
                    "How often candidates try to acquire and the leader renews");
-  set.add_string("metrics-bind-address", &f.metrics_bind_address,
-                 "Address of the /metrics endpoint; \"0\" disables it");
+  server::add_metrics_serving_flags(set, f.metrics, operator_metrics_defaults);
   set.add_string("health-probe-bind-address", &f.health_probe_bind_address,
                  "Address of /healthz and /readyz; \"0\" disables them");
   set.add_int("workers", &f.workers, "Concurrent reconciles per controller");
@@ -100,6 +99,9 @@ std::expected<LogSettings, std::string> check_flags(const OperatorFlags& f) {
     return std::unexpected("invalid argument \"" + f.prometheus_url +
                            "\" for \"--prometheus-url\" flag: must be an http:// or https:// "
                            "URL such as http://prometheus-operated.monitoring:9090");
+  }
+  if (auto metrics = server::check_metrics_serving_flags(f.metrics); !metrics) {
+    return std::unexpected(metrics.error());
   }
   if (f.workers < 1) {
     return std::unexpected("invalid argument \"" + std::to_string(f.workers) +

@@ -11,6 +11,7 @@
 #include "operator/runtime/log.hpp"
 #include "operator/runtime/manager.hpp"
 #include "operator/server/endpoints.hpp"
+#include "operator/server/metrics_serving.hpp"
 #include "reconcilers/setup.hpp"
 
 namespace respool::cmd {
@@ -25,7 +26,7 @@ struct OperatorFlags {
   std::chrono::nanoseconds lease_duration = std::chrono::seconds(15);
   std::chrono::nanoseconds renew_deadline = std::chrono::seconds(10);
   std::chrono::nanoseconds retry_period = std::chrono::seconds(2);
-  std::string metrics_bind_address = ":8080";
+  server::MetricsServingFlags metrics;  // --metrics-*
   std::string health_probe_bind_address = ":8081";
   int workers = 2;
   std::string log_level = "info";
@@ -58,5 +59,7 @@ std::expected<LogSettings, std::string> check_flags(const OperatorFlags& f);
 runtime::ManagerOptions manager_options(const OperatorFlags& f, kube::ClusterConfig cluster);
 reconcilers::Options reconciler_options(const OperatorFlags& f);
 kube::ConfigSource config_source(const OperatorFlags& f);
+// /metrics: :8080 plain, :8443 secure (kubebuilder's ports).
+inline const server::MetricsDefaults operator_metrics_defaults{":8080", ":8443"};
 
 }  // namespace respool::cmd

@@ -38,6 +38,7 @@ struct Server::Impl {
   using LiveConnection = detail::LiveConnection;
   ServerOptions options;
   Handler handler;
+  std::mutex tls_mutex;  // guards `tls`: a reload swaps it while connections are accepted
   std::shared_ptr<net::ssl::context> tls;
   std::atomic<bool> stopping{false};
   detail::ConnectionContext context{options, handler, stopping};
@@ -89,8 +90,13 @@ struct Server::Impl {
     beast::error_code ignored;
     socket.set_option(tcp::no_delay(true), ignored);
     auto connection = std::make_shared<LiveConnection>();
+    std::shared_ptr<net::ssl::context> context;
+    {
+      std::lock_guard lock(tls_mutex);
+      context = tls;
+    }
     connection->transport =
-        std::make_unique<Transport>(std::move(connection_context), std::move(socket), tls);
+        std::make_unique<Transport>(std::move(connection_context), std::move(socket), context);
     std::lock_guard lock(mutex);
     try {
       connection->thread = std::thread([this, connection] { serve(*connection); });
@@ -204,6 +210,15 @@ std::string Server::url() const {
   if (host == "::") host = "::1";
   return std::string(impl_->options.tls ? "https" : "http") + "://" +
          detail::host_port(host, impl_->port);
+}
+
+std::expected<void, std::string> Server::reload_tls(const ServerTls& tls) {
+  if (!impl_->options.tls) return std::unexpected("the server was started without TLS");
+  auto context = detail::make_server_context(tls);
+  if (!context) return std::unexpected("TLS: " + context.error());
+  std::lock_guard lock(impl_->tls_mutex);
+  impl_->tls = std::move(*context);
+  return {};
 }
 
 void Server::stop() {

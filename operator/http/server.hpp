@@ -97,6 +97,9 @@ class Server {
   std::uint16_t port() const;
   // "https://127.0.0.1:PORT" (or http).
   std::string url() const;
+  // Serves `tls` from the next connection on (a rotated certificate); connections already open
+  // keep theirs. Fails, keeping the old one, when the pair does not load.
+  std::expected<void, std::string> reload_tls(const ServerTls& tls);
   // Stops accepting, closes every connection (open streams see closed()), waits for handlers.
   void stop();
 

@@ -2,6 +2,8 @@
 
 #include <charconv>
 
+#include "operator/runtime/log.hpp"
+
 namespace respool::server {
 
 std::expected<BindAddress, std::string> parse_bind_address(const std::string& text) {
@@ -69,6 +71,12 @@ void Endpoints::handle(const http::ServerRequest& request, http::Responder& resp
     responder.respond(text(405, "method not allowed\n"));
     return;
   }
+  if (metrics && authorizer_) {
+    if (auto refused = refuse(request, target.path)) {
+      responder.respond(std::move(*refused));
+      return;
+    }
+  }
   const bool verbose = target.param("verbose").has_value();
   if (metrics && target.path == "/metrics") {
     responder.respond(text(200, registry_->render(), "text/plain; version=0.0.4; charset=utf-8"));
@@ -79,6 +87,46 @@ void Endpoints::handle(const http::ServerRequest& request, http::Responder& resp
   } else {
     responder.respond(text(404, "404 page not found\n"));
   }
+}
+
+std::optional<http::Response> Endpoints::refuse(const http::ServerRequest& request,
+                                                std::string_view path) {
+  const AuthDecision d = authorizer_->authorize(request.headers.get("Authorization").value_or(""),
+                                                request.method, path);
+  if (d.status == 200) return std::nullopt;
+  if (d.status == 500) {
+    runtime::log::error("metrics", "a metrics request could not be reviewed",
+                        {{"error", d.error}, {"path", path}, {"remote", request.remote_address}});
+  } else {
+    runtime::log::debug(
+        "metrics", "a metrics request refused",
+        {{"code", d.status}, {"user", d.user}, {"path", path}, {"remote", request.remote_address}});
+  }
+  http::Response r = text(d.status, d.body);
+  if (d.status == 401) r.headers.set("WWW-Authenticate", "Bearer");
+  return r;
+}
+
+std::expected<void, std::string> Endpoints::start_metrics(const BindAddress& address, bool shared) {
+  http::ServerOptions so;
+  so.bind_address = address.host;
+  so.port = address.port;
+  const std::optional<SecureMetrics>& secure = options_.secure_metrics;
+  if (secure) so.tls = secure->certificate;
+  auto server =
+      http::Server::start(so, [this, shared](const http::ServerRequest& r, http::Responder& out) {
+        handle(r, out, true, shared);
+      });
+  if (!server) return std::unexpected("metrics server: " + server.error());
+  metrics_server_ = std::move(*server);
+  if (secure && secure->files) {
+    http::Server* served = metrics_server_.get();
+    certificate_watcher_ = std::make_unique<CertificateWatcher>(
+        *secure->files, secure->certificate, secure->clock ? *secure->clock : runtime::real_clock(),
+        secure->reload_period,
+        [served](const http::ServerTls& tls) { return served->reload_tls(tls); });
+  }
+  return {};
 }
 
 std::expected<std::unique_ptr<Endpoints>, std::string> Endpoints::start(
@@ -92,22 +140,27 @@ std::expected<std::unique_ptr<Endpoints>, std::string> Endpoints::start(
   if (!health) return std::unexpected("--health-probe-bind-address: " + health.error());
   const bool shared = !metrics->disabled && !health->disabled && metrics->port != 0 &&
                       metrics->host == health->host && metrics->port == health->port;
-  Endpoints* self = e.get();
+  const std::optional<SecureMetrics>& secure = e->options_.secure_metrics;
+  if (secure && shared) {
+    return std::unexpected(
+        "--health-probe-bind-address must differ from --metrics-bind-address when metrics are "
+        "secure: kubelet probes speak plain HTTP without a token");
+  }
+  if (secure && !metrics->disabled) {
+    if (!secure->reviewer) return std::unexpected("secure metrics need an access reviewer");
+    e->authorizer_ = std::make_unique<MetricsAuthorizer>(
+        *secure->reviewer, secure->clock ? *secure->clock : runtime::real_clock(), secure->auth);
+  }
   if (!metrics->disabled) {
-    http::ServerOptions so;
-    so.bind_address = metrics->host;
-    so.port = metrics->port;
-    auto server =
-        http::Server::start(so, [self, shared](const http::ServerRequest& r, http::Responder& out) {
-          self->handle(r, out, true, shared);
-        });
-    if (!server) return std::unexpected("metrics server: " + server.error());
-    e->metrics_server_ = std::move(*server);
+    if (auto started = e->start_metrics(*metrics, shared); !started) {
+      return std::unexpected(started.error());
+    }
   }
   if (!health->disabled && !shared) {
     http::ServerOptions so;
     so.bind_address = health->host;
     so.port = health->port;
+    Endpoints* self = e.get();
     auto server =
         http::Server::start(so, [self](const http::ServerRequest& r, http::Responder& out) {
           self->handle(r, out, false, true);
@@ -123,6 +176,7 @@ Endpoints::~Endpoints() {
 }
 
 void Endpoints::stop() {
+  certificate_watcher_.reset();  // it reloads the metrics server: gone first
   if (metrics_server_) metrics_server_->stop();
   if (health_server_) health_server_->stop();
 }

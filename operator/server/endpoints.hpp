@@ -1,7 +1,10 @@
 #pragma once
-// The operator's HTTP endpoints, as controller-runtime serves them: /metrics (Prometheus text
-// format) on the metrics address, /healthz and /readyz on the health-probe address. An address
-// "0" disables that server; both may share one address.
+// The operator's and the node agent's HTTP endpoints, as controller-runtime serves them:
+// /metrics (Prometheus text format) on the metrics address, /healthz and /readyz on the
+// health-probe address. An address "0" disables that server; both may share one address unless
+// metrics are secure: then /metrics is HTTPS and every request passes MetricsAuthorizer
+// (TokenReview, SubjectAccessReview), while the probes stay plain HTTP on their own port, as
+// kubelet probes need.
 
 #include <expected>
 #include <functional>
@@ -11,6 +14,8 @@
 
 #include "operator/http/server.hpp"
 #include "operator/runtime/metrics.hpp"
+#include "operator/server/metrics_auth.hpp"
+#include "operator/server/serving_certificate.hpp"
 
 namespace respool::server {
 
@@ -20,8 +25,19 @@ struct Check {
   std::function<std::string()> run;
 };
 
+// /metrics over HTTPS, for the users the API server allows.
+struct SecureMetrics {
+  http::ServerTls certificate;            // served from the start
+  std::optional<CertificateFiles> files;  // where it came from: re-read every reload_period
+  runtime::Duration reload_period = std::chrono::seconds(10);
+  std::shared_ptr<AccessReviewer> reviewer;
+  runtime::Clock* clock = nullptr;  // the caches' and the watcher's (default: real time)
+  MetricsAuthOptions auth;
+};
+
 struct EndpointsOptions {
   std::string metrics_bind_address = ":8080";
+  std::optional<SecureMetrics> secure_metrics;  // none: plain HTTP for anyone
   std::string health_probe_bind_address = ":8081";
   std::vector<Check> readiness;  // /readyz
   std::vector<Check> liveness;   // /healthz
@@ -55,8 +71,13 @@ class Endpoints {
  private:
   void handle(const http::ServerRequest& request, http::Responder& responder, bool metrics,
               bool health);
+  // The authorizer's answer to a request of the secure server, or nullopt when it may go on.
+  std::optional<http::Response> refuse(const http::ServerRequest& request, std::string_view path);
+  std::expected<void, std::string> start_metrics(const BindAddress& address, bool shared);
 
   EndpointsOptions options_;
+  std::unique_ptr<MetricsAuthorizer> authorizer_;
+  std::unique_ptr<CertificateWatcher> certificate_watcher_;
   runtime::Registry* registry_ = nullptr;
   std::unique_ptr<http::Server> metrics_server_;
   std::unique_ptr<http::Server> health_server_;
