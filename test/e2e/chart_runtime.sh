@@ -59,9 +59,15 @@ curl -sf "http://127.0.0.1:$health/readyz" >/dev/null || fail "/readyz is not ok
 curl -sf "http://127.0.0.1:$health/healthz" >/dev/null || fail "/healthz is not ok"
 
 echo "--- every metric and label of the dashboard is exported"
-# The inventory gauge is recounted at most once a second: scrape until it shows.
+# The chart's /metrics is secure (metrics.secure): HTTPS, read with the cluster admin's token
+# (system:masters may get /metrics). The inventory gauge is recounted at most once a second:
+# scrape until it shows.
+grep -qx -e '--metrics-secure=true' "$work/args.txt" || fail "the chart's operator is not --metrics-secure=true"
+admin_token=$(sed -n 's/^ *token: //p' "$KUBECONFIG" | head -1)
+code=$(curl -sk -o /dev/null -w '%{http_code}' "https://127.0.0.1:$port/metrics")
+[ "$code" = 401 ] || fail "/metrics without a token answered $code, not 401"
 for _ in $(seq 50); do
-  curl -sf "http://127.0.0.1:$port/metrics" >"$work/metrics.txt"
+  curl -sfk -H "Authorization: Bearer $admin_token" "https://127.0.0.1:$port/metrics" >"$work/metrics.txt"
   grep -q '^respool_free_nodes{' "$work/metrics.txt" && break
   sleep 0.2
 done

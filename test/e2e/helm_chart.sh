@@ -72,6 +72,7 @@ for name in default custom; do
   check $name '(.[] | select(.kind == "Deployment") | .spec.template.spec.serviceAccountName) as $sa
     | ([.[] | select(.kind == "DaemonSet") | .spec.template.spec.serviceAccountName][0] // "") as $agent
     | .[] | select(.kind == "RoleBinding" or .kind == "ClusterRoleBinding")
+    | select(.metadata.labels["app.kubernetes.io/component"] != "metrics-reader")
     | (if .metadata.labels["app.kubernetes.io/component"] == "node-agent" then $agent else $sa end) as $want
     | .subjects[] | select(.name != $want) | "binding subject \(.name), the pods run as \($want)"'
   # The node agent (nodeAgent.enabled, default true): on pool nodes only, tolerating respool's
@@ -89,13 +90,16 @@ for name in default custom; do
        ($c.command == ["/usr/local/bin/respool-node-agent"])]
     | select(all | not) | "node agent DaemonSet: \(.)"'
   # Its RBAC is exactly: get nodes, patch nodes/status, list and watch pods (its node's, for
-  # the container usage metrics), create and patch events in default.
+  # the container usage metrics), create tokenreviews and subjectaccessreviews (its secure
+  # /metrics, metrics.secure by default), create and patch events in default.
   check $name '[.[] | select((.kind == "ClusterRole" or .kind == "Role")
       and .metadata.labels["app.kubernetes.io/component"] == "node-agent")
     | {ns: (.metadata.namespace // ""), rules}]
     | select(. != [{ns: "", rules: [{apiGroups: [""], resources: ["nodes"], verbs: ["get"]},
                                     {apiGroups: [""], resources: ["nodes/status"], verbs: ["patch"]},
-                                    {apiGroups: [""], resources: ["pods"], verbs: ["list", "watch"]}]},
+                                    {apiGroups: [""], resources: ["pods"], verbs: ["list", "watch"]},
+                                    {apiGroups: ["authentication.k8s.io"], resources: ["tokenreviews"], verbs: ["create"]},
+                                    {apiGroups: ["authorization.k8s.io"], resources: ["subjectaccessreviews"], verbs: ["create"]}]},
                    {ns: "default", rules: [{apiGroups: ["events.k8s.io"], resources: ["events"],
                                             verbs: ["create", "patch"]}]}])
     | "node agent RBAC: \(tojson)"'
@@ -141,8 +145,10 @@ render podmonitor respool --namespace respool-system --set nodeAgent.podMonitor.
 check podmonitor '[.[] | select(.kind == "DaemonSet")][0] as $d | .[] | select(.kind == "PodMonitor")
   | [.metadata.labels.release == "kube-prometheus-stack",
      .spec.selector.matchLabels == $d.spec.selector.matchLabels,
-     .spec.podMetricsEndpoints == [{port: "http-metrics", path: "/metrics", interval: "30s", honorLabels: true}],
-     ([$d.spec.template.spec.containers[0].ports[] | select(.name == "http-metrics")] | length == 1)]
+     .spec.podMetricsEndpoints == [{port: "https-metrics", path: "/metrics", interval: "30s", honorLabels: true,
+       scheme: "https", authorization: {type: "Bearer", credentials: {name: "respool-metrics-scraper-token", key: "token"}},
+       tlsConfig: {insecureSkipVerify: true}}],
+     ([$d.spec.template.spec.containers[0].ports[] | select(.name == "https-metrics")] | length == 1)]
   | select(all | not) | "PodMonitor: \(.)"'
 check podmonitor 'map(select(.kind == "PodMonitor")) | select(length != 1) | "no PodMonitor"'
 render podmonitor-no-agent respool --namespace respool-system --set nodeAgent.podMonitor.enabled=true \
@@ -187,7 +193,7 @@ check custom '[.[] | select(.kind == "Deployment")][0] as $d | $d.spec.template.
 check custom 'map(select(.kind == "PodDisruptionBudget")) | select(length > 0) | "a PDB though disabled"'
 check custom '.[] | select(.kind == "ServiceMonitor")
   | select(.metadata.labels.release != "kube-prometheus-stack" or .spec.endpoints[0].interval != "15s"
-           or .spec.endpoints[0].port != "http-metrics" or (.spec.endpoints[0].metricRelabelings | length) != 1)
+           or .spec.endpoints[0].port != "https-metrics" or (.spec.endpoints[0].metricRelabelings | length) != 1)
   | "ServiceMonitor: \(tojson)"'
 check custom 'map(select(.kind == "ServiceMonitor")) | select(length != 1) | "no ServiceMonitor"'
 check custom '.[] | select(.kind == "Service") | select(.spec.ports[0].port != 9443
@@ -203,6 +209,80 @@ check custom '.[] | select(.metadata.labels.team != "platform") | "\(.kind): com
 check custom '.[] | select(.kind == "ServiceAccount" and .metadata.labels["app.kubernetes.io/component"] == "operator")
   | select(.metadata.annotations["iam.example/role"] != "respool") | "ServiceAccount annotations"'
 
+echo "--- secure metrics (metrics.secure, the default): HTTPS on 8443, reviews, the reader role"
+# The operator and each agent review every scraper (TokenReview, SubjectAccessReview); whoever
+# scrapes is bound to <release>-metrics-reader, which grants get on /metrics and nothing else.
+review_rules='[{apiGroups: ["authentication.k8s.io"], resources: ["tokenreviews"], verbs: ["create"]},
+  {apiGroups: ["authorization.k8s.io"], resources: ["subjectaccessreviews"], verbs: ["create"]}]'
+check default "[.[] | select(.kind == \"Deployment\")][0].spec.template.spec.containers[0] as \$c
+  | [.[] | select(.kind == \"Service\" and .metadata.name == \"respool-metrics\")][0] as \$svc
+  | [.[] | select(.kind == \"ClusterRole\" and .metadata.name == \"respool\")][0].rules as \$rules
+  | [.[] | select(.kind == \"ClusterRole\" and .metadata.name == \"respool-metrics-reader\")][0] as \$reader
+  | [(\$c.args | index(\"--metrics-secure=true\") != null), (\$c.args | index(\"--metrics-bind-address=:8443\") != null),
+     (\$c.args | index(\"--metrics-auth-cache-ttl=1m\") != null),
+     (\$c.ports[0] == {name: \"https-metrics\", containerPort: 8443, protocol: \"TCP\"}),
+     (\$svc.spec.ports == [{name: \"https-metrics\", port: 8443, targetPort: \"https-metrics\", protocol: \"TCP\"}]),
+     (\$rules[-2:] == $review_rules),
+     (\$reader.rules == [{nonResourceURLs: [\"/metrics\"], verbs: [\"get\"]}]),
+     (\$reader.metadata.labels[\"app.kubernetes.io/component\"] == \"metrics-reader\")]
+  | select(all | not) | \"secure metrics by default: \\(.)\""
+check default 'map(select(.kind == "ServiceAccount" or .kind == "Secret" or .kind == "NetworkPolicy"
+  or (.kind == "ClusterRoleBinding" and (.metadata.name | test("metrics")))) | "\(.kind)/\(.metadata.name)")
+  - ["ServiceAccount/respool", "ServiceAccount/respool-node-agent"] | select(length > 0)
+  | "rendered by default though no monitor or subject asks: \(.)"'
+render plain respool --namespace respool-system --set metrics.secure=false --set metrics.port=8080 \
+  --set metrics.service.port=8080 --set serviceMonitor.enabled=true --set nodeAgent.podMonitor.enabled=true
+check plain '[.[] | select(.kind == "Deployment")][0].spec.template.spec.containers[0] as $c
+  | [.[] | select(.kind == "DaemonSet")][0].spec.template.spec.containers[0] as $a
+  | [.[] | select(.kind == "ServiceMonitor")][0].spec.endpoints[0] as $sm
+  | [.[] | select(.kind == "PodMonitor")][0].spec.podMetricsEndpoints[0] as $pm
+  | [($c.args | index("--metrics-secure=false") != null), ($a.args | index("--metrics-secure=false") != null),
+     ($c.args | map(select(startswith("--metrics-auth") or startswith("--metrics-cert"))) == []),
+     ($c.ports[0].name == "http-metrics"), ($sm.port == "http-metrics"), ($sm.scheme == null),
+     ($sm.authorization == null), ($pm.port == "http-metrics"), ($pm.scheme == null),
+     ([.[] | select(.kind == "ClusterRole") | .rules[] | .resources // [] | .[]
+       | select(. == "tokenreviews" or . == "subjectaccessreviews")] == []),
+     ([.[] | select(.metadata.labels["app.kubernetes.io/component"] == "metrics-reader")] == [])]
+  | select(all | not) | "metrics.secure=false: \(.)"'
+# The monitors scrape HTTPS with the scraper ServiceAccount's token; a self-signed certificate is
+# not verified, a certSecret's is (its ca.crt, the Service's name).
+render monitors respool --namespace respool-system --set serviceMonitor.enabled=true \
+  --set nodeAgent.podMonitor.enabled=true --set metrics.certSecret=respool-metrics-tls \
+  --set nodeAgent.metricsCertSecret=respool-agent-tls \
+  --set 'metrics.reader.subjects[0].kind=ServiceAccount' --set 'metrics.reader.subjects[0].name=prometheus-k8s' \
+  --set 'metrics.reader.subjects[0].namespace=monitoring'
+check monitors '[.[] | select(.kind == "ServiceMonitor")][0].spec.endpoints[0] as $sm
+  | [.[] | select(.kind == "PodMonitor")][0].spec.podMetricsEndpoints[0] as $pm
+  | [.[] | select(.kind == "Deployment")][0].spec.template.spec as $d
+  | [.[] | select(.kind == "DaemonSet")][0].spec.template.spec as $a
+  | {token: {type: "Bearer", credentials: {name: "respool-metrics-scraper-token", key: "token"}}} as $want
+  | [($sm.scheme == "https"), ($sm.authorization == $want.token),
+     ($sm.tlsConfig == {ca: {secret: {name: "respool-metrics-tls", key: "ca.crt"}},
+                        serverName: "respool-metrics.respool-system.svc"}),
+     ($pm.scheme == "https"), ($pm.authorization == $want.token),
+     ($pm.tlsConfig == {ca: {secret: {name: "respool-agent-tls", key: "ca.crt"}}}),
+     ($d.containers[0].args | index("--metrics-cert-dir=/etc/respool-metrics-cert") != null),
+     ($d.volumes | map(select(.name == "metrics-cert")) == [{name: "metrics-cert", secret: {secretName: "respool-metrics-tls"}}]),
+     ($a.containers[0].args | index("--metrics-cert-dir=/etc/respool-metrics-cert") != null),
+     ($a.volumes | map(select(.name == "metrics-cert")) == [{name: "metrics-cert", secret: {secretName: "respool-agent-tls"}}]),
+     ([.[] | select(.kind == "Secret")][0] | .type == "kubernetes.io/service-account-token"
+        and .metadata.annotations["kubernetes.io/service-account.name"] == "respool-metrics-scraper"),
+     ([.[] | select(.kind == "ClusterRoleBinding" and .metadata.name == "respool-metrics-scraper")][0]
+        | .roleRef.name == "respool-metrics-reader"
+          and .subjects == [{kind: "ServiceAccount", name: "respool-metrics-scraper", namespace: "respool-system"}]),
+     ([.[] | select(.kind == "ClusterRoleBinding" and .metadata.name == "respool-metrics-reader")][0]
+        | .subjects == [{kind: "ServiceAccount", name: "prometheus-k8s", namespace: "monitoring"}])]
+  | select(all | not) | "secure monitors: \(.)"'
+render self-signed respool --namespace respool-system --set serviceMonitor.enabled=true
+check self-signed '[.[] | select(.kind == "ServiceMonitor")][0].spec.endpoints[0].tlsConfig
+  | select(. != {insecureSkipVerify: true}) | "self-signed ServiceMonitor tlsConfig: \(tojson)"'
+render netpol respool --namespace respool-system --set networkPolicy.enabled=true
+check netpol '[.[] | select(.kind == "NetworkPolicy") | {name: .metadata.name, port: .spec.ingress[0].ports[0].port,
+    from: .spec.ingress[0].from, types: .spec.policyTypes}]
+  | select(. != [{name: "respool-metrics", port: 8443, from: [{namespaceSelector: {matchLabels: {metrics: "enabled"}}}], types: ["Ingress"]},
+                 {name: "respool-node-agent-metrics", port: 9464, from: [{namespaceSelector: {matchLabels: {metrics: "enabled"}}}], types: ["Ingress"]}])
+  | "NetworkPolicies: \(tojson)"'
+
 echo "--- values the schema refuses"
 refuse() { # refuse WHY helm-args...
   local why=$1; shift
@@ -216,6 +296,8 @@ refuse 'leaseDuration: Does not match pattern' --set-string leaderElection.lease
 refuse 'nodeAgent.checks.1 must be one of' --set 'nodeAgent.checks={gpu,nvlink}'
 refuse 'nodeAgent.checkPeriod: Does not match pattern' --set-string nodeAgent.checkPeriod=30
 refuse 'prometheusRules.rateWindow: Does not match pattern' --set-string prometheusRules.rateWindow=5
+refuse 'metrics.authCacheTTL: Does not match pattern' --set-string metrics.authCacheTTL=60
+refuse 'they need metrics.reader.create' --set serviceMonitor.enabled=true --set metrics.reader.create=false
 refuse 'serviceMonitor.enabled needs metrics.service.enabled' \
   --set serviceMonitor.enabled=true --set metrics.service.enabled=false
 

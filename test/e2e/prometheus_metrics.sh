@@ -12,6 +12,9 @@
 #   `kubectl respool top job llm` (the plugin, found by the real kubectl on PATH) prints worker
 #     3's GPU use, cpu and memory as Prometheus has them, one row per task and series;
 #   every series the Grafana dashboard queries exists.
+# Prometheus scrapes the operator's and the agent's secure /metrics as the chart serves them
+# (metrics.secure): HTTPS, verified with the CA of the certificate in --metrics-cert-dir, with the
+# token of a ServiceAccount bound to the chart's metrics-reader ClusterRole.
 # Skips (exit 0) without prometheus and promtool.
 # Usage: prometheus_metrics.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
@@ -39,12 +42,30 @@ jq -r 'select(.kind == "Deployment") | .spec.template.spec.containers[0].args[]'
   grep -v -e '^--catalog=' -e '^--metrics-bind-address=' -e '^--health-probe-bind-address=' >"$work/args.txt"
 render_rules "$work/rules.yaml" --set prometheusRules.rateWindow=10s
 
+jq -c 'select(.kind == "ClusterRole" and .metadata.labels["app.kubernetes.io/component"] == "metrics-reader")' \
+  "$work/chart.jsonl" >"$work/reader.json"
+grep -qx -e '--metrics-secure=true' "$work/args.txt" || fail "the chart's operator is not --metrics-secure=true"
+# The serving certificate, as cert-manager would mount it: self-signed, so it is its own CA.
+mkdir -p "$work/metrics-cert"
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 \
+  -subj /CN=respool-metrics -addext subjectAltName=IP:127.0.0.1 \
+  -keyout "$work/metrics-cert/tls.key" -out "$work/metrics-cert/tls.crt" 2>/dev/null ||
+  fail "openssl cannot make the metrics certificate"
+
 echo "--- the example pool comes up; the training Job runs on one of its GPU nodes"
 start_sandbox --nodes "$src/examples/sandbox-nodes.yaml"
 install_api
+# Prometheus' identity: a ServiceAccount bound to the chart's metrics reader, its token a file.
+k create namespace monitoring >/dev/null
+k create serviceaccount prometheus -n monitoring >/dev/null
+k apply -f "$work/reader.json" >/dev/null
+k create clusterrolebinding prometheus-metrics --clusterrole "$(jq -r .metadata.name "$work/reader.json")" \
+  --serviceaccount monitoring:prometheus >/dev/null
+k create token prometheus -n monitoring --duration 1h >"$work/prometheus.token"
 mapfile -t args <"$work/args.txt"
 operator_port=$(free_port)
 "$build/respool-operator" --kubeconfig "$KUBECONFIG" --catalog "$work/catalog.yaml" "${args[@]}" \
+  --metrics-cert-dir "$work/metrics-cert" \
   --leader-election-namespace respool-system --metrics-bind-address "127.0.0.1:$operator_port" \
   --health-probe-bind-address 0 --audit-log "$work/audit.jsonl" >"$work/operator.log" 2>&1 &
 pids+=($!)
@@ -56,21 +77,27 @@ node=$(k get nodes -l respool.io/pool=gpu-a,node.kubernetes.io/instance-type=gpu
 training_job llm "$node" 4 8Gi
 wait_workers llm
 fake_gpu_processes llm
+agent_args=(--metrics-secure --metrics-cert-dir "$work/metrics-cert")
 start_agent "$node"
 
 echo "--- Prometheus scrapes the operator, the agent and the stand-in cAdvisor, kube-state-metrics and node-exporter"
 exporter_port=$(free_port)
 python3 "$src/test/e2e/lib/cluster_exporter.py" "$exporter_port" >"$work/exporter.log" 2>&1 &
 pids+=($!)
-start_prometheus "  - {job_name: respool, static_configs: [{targets: ['127.0.0.1:$operator_port']}]}
+secure="scheme: https, authorization: {credentials_file: $work/prometheus.token}, tls_config: {ca_file: $work/metrics-cert/tls.crt}"
+start_prometheus "  - {job_name: respool, $secure, static_configs: [{targets: ['127.0.0.1:$operator_port']}]}
   # the agent's series carry their own job label (a training Job's name): honor_labels keeps it
-  - {job_name: respool-node-agent, honor_labels: true, static_configs: [{targets: ['127.0.0.1:$agent_port']}]}
+  - {job_name: respool-node-agent, honor_labels: true, $secure, static_configs: [{targets: ['127.0.0.1:$agent_port']}]}
   - {job_name: kubelet, metrics_path: /metrics/cadvisor, static_configs: [{targets: ['127.0.0.1:$exporter_port']}]}
   - {job_name: kube-state-metrics, metrics_path: /metrics/kube-state-metrics, static_configs: [{targets: ['127.0.0.1:$exporter_port']}]}
   # every node's node-exporter in one target: each series names its node's instance
   - {job_name: node-exporter, honor_labels: true, metrics_path: /metrics/node-exporter, static_configs: [{targets: ['127.0.0.1:$exporter_port']}]}" \
   "$work/rules.yaml"
 
+for job in respool respool-node-agent; do
+  wait_promql "up{job=\"$job\"} == 1" 60 || fail "Prometheus cannot scrape $job's secure /metrics: $(targets)"
+done
+echo "  the operator's and the agent's secure /metrics scraped (HTTPS, verified, the reader's token)"
 w3='job="llm",task="worker-3"'
 wait_promql "ma_container_gpu_util{$w3}" || fail "no ma_container_gpu_util{$w3} in Prometheus: $(promql '{__name__=~"ma_.*"}' | head -c 2000)"
 got=$(promql_value "ma_container_gpu_util{$w3}")

@@ -20,6 +20,9 @@
 # ServiceAccount and RBAC: it writes its conditions on its node, records a fault's event and
 # counts the fault's repeat in that event's series, without a 403; each of its permissions taken
 # away makes one of those steps fail, and its log names the refused request.
+# Both serve /metrics as the chart has them (metrics.secure): a scraper bound to the chart's
+# metrics-reader ClusterRole reads them, which proves the reviews (create tokenreviews and
+# subjectaccessreviews) needed.
 # Rounds run RBAC_TEST_JOBS at a time (default 3): they mostly wait on the operator.
 # RBAC_TEST_ONLY=REGEX takes away only the permissions whose description matches.
 # Usage: rbac_least_privilege.sh BUILD_DIR SOURCE_DIR
@@ -41,9 +44,14 @@ helm template respool "$chart" --namespace $ns >"$work/chart.yaml"
 bash "$src/scripts/yaml-to-json.sh" "$work/chart.yaml" >"$work/chart.jsonl"
 jq -c 'select(.kind | test("^(ServiceAccount|ClusterRole|ClusterRoleBinding|Role|RoleBinding)$"))' \
   "$work/chart.jsonl" >"$work/rbac-chart.jsonl"
-# The operator's objects, and the node agent's (component node-agent), each proven on its own.
-jq -c 'select(.metadata.labels["app.kubernetes.io/component"] != "node-agent")' \
+# The operator's objects, and the node agent's (component node-agent), each proven on its own;
+# the metrics reader's ClusterRole is the scraper's, created in every round.
+jq -c 'select(.metadata.labels["app.kubernetes.io/component"] as $c | $c != "node-agent" and $c != "metrics-reader")' \
   "$work/rbac-chart.jsonl" >"$work/rbac.jsonl"
+jq -c 'select(.metadata.labels["app.kubernetes.io/component"] == "metrics-reader" and .kind == "ClusterRole")' \
+  "$work/rbac-chart.jsonl" >"$work/reader.jsonl"
+reader_role=$(jq -r .metadata.name "$work/reader.jsonl")
+[ -n "$reader_role" ] || fail "the chart renders no metrics reader ClusterRole"
 jq -c 'select(.metadata.labels["app.kubernetes.io/component"] == "node-agent")' \
   "$work/rbac-chart.jsonl" >"$work/agent-rbac.jsonl"
 agent_sa=$(jq -r 'select(.kind == "DaemonSet") | .spec.template.spec.serviceAccountName' "$work/chart.jsonl")
@@ -130,6 +138,29 @@ rp=/apis/respool.io/v1alpha1
 pool=$rp/resourcepools/gpu-a
 net=$rp/networks/net-a
 
+# scraped PORT PATTERN: the secure /metrics on PORT, read with the scraper's token, has a line
+# matching PATTERN.
+scraped() {
+  curl -sk --fail --max-time 2 -H "Authorization: Bearer $scraper_token" "https://127.0.0.1:$1/metrics" |
+    grep -Eq "$2"
+}
+# scraper_begin: the metrics reader ClusterRole, a ServiceAccount bound to it, its token in
+# $scraper_token (in a round: $dir is its folder).
+scraper_begin() {
+  create_all "$work/reader.jsonl"
+  api POST "/api/v1/namespaces/$ns/serviceaccounts" - >/dev/null <<<'{"apiVersion":"v1","kind":"ServiceAccount","metadata":{"name":"scraper"}}'
+  api POST /apis/rbac.authorization.k8s.io/v1/clusterrolebindings - >/dev/null <<JSON
+{"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRoleBinding", "metadata": {"name": "scraper"},
+ "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": "$reader_role"},
+ "subjects": [{"kind": "ServiceAccount", "name": "scraper", "namespace": "$ns"}]}
+JSON
+  scraper_token=$(api POST "/api/v1/namespaces/$ns/serviceaccounts/scraper/token" - <<<'{"apiVersion":"authentication.k8s.io/v1","kind":"TokenRequest","spec":{"expirationSeconds":3600}}' |
+    jq -r .status.token)
+}
+free_port() {
+  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
 # --- One round: a sandbox, the operator with the given RBAC, the scenarios.
 limit=30    # seconds a scenario step may take
 refused=''  # the 403 a round expects in the operator's log (an extended regex)
@@ -190,6 +221,8 @@ scenarios() {
   local first_renew
   first_renew=$(get "/apis/coordination.k8s.io/v1/namespaces/$ns/leases/$lease" | jq -r .spec.renewTime)
   wait_for "leader election: the Lease renewed" lease_renewed "$first_renew" || return 1
+  wait_for "metrics: a reader's scrape answered (TokenReview, SubjectAccessReview)" \
+    scraped "$metrics_port" '^rest_client_requests_total' || return 1
   api POST $rp/networks "$work/network.json" >/dev/null
   api POST $rp/resourcepools "$work/pool.json" >/dev/null
   training_pool_begin
@@ -430,6 +463,7 @@ round() {
   create_all "$work/crds.jsonl"
   api POST /api/v1/namespaces - <<<'{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"'$ns'"}}' >/dev/null
   create_all "$rbac"
+  scraper_begin
   local token
   token=$(api POST "/api/v1/namespaces/$ns/serviceaccounts/$sa/token" - <<<'{"apiVersion":"authentication.k8s.io/v1","kind":"TokenRequest","spec":{"expirationSeconds":3600}}' |
     jq -r .status.token)
@@ -438,8 +472,9 @@ round() {
   cp "$src/config/catalog.yaml" "$dir/catalog.yaml"
   catalog="$dir/catalog.yaml"
   log="$dir/operator.log"
+  metrics_port=$(free_port)
   "$build/respool-operator" --kubeconfig "$dir/operator.kubeconfig" --catalog "$catalog" \
-    "${args[@]}" --leader-election-retry-period=500ms --metrics-bind-address 0 \
+    "${args[@]}" --leader-election-retry-period=500ms --metrics-bind-address "127.0.0.1:$metrics_port" \
     --health-probe-bind-address 0 --audit-log "$dir/audit.jsonl" >"$log" 2>&1 &
   echo $! >>"$dir/pids"
 
@@ -486,6 +521,8 @@ agent_condition() { # "status reason" of GPUHealthy on the agent's node
 agent_is() { [ "$(agent_condition)" = "$1" ]; }
 agent_scenarios() {
   failed_step=""
+  wait_for "agent: a reader's scrape answered (TokenReview, SubjectAccessReview)" \
+    scraped "$agent_port" '^respool_node_agent_' || return 1
   wait_for "agent: GPUHealthy True on its node" agent_is "True Healthy" || return 1
   agent_gpus 2
   wait_for "agent: GPUHealthy False A050101" agent_is "False A050101" || return 1
@@ -512,7 +549,7 @@ agent_pod_cgroup() { # the pod's container's cgroup, for pid 4242, once the pod 
   echo "0::/kubepods/besteffort/pod$uid/${id#*://}" >"$dir/host/proc/4242/cgroup"
 }
 agent_container_metric() {
-  curl -s --max-time 2 "http://127.0.0.1:$agent_port/metrics" |
+  curl -sk --max-time 2 -H "Authorization: Bearer $scraper_token" "https://127.0.0.1:$agent_port/metrics" |
     grep '^ma_container_gpu_util{' | grep 'pod="gpu-user"' | has ' 42$'
 }
 agent_round() { # agent_round NAME RBAC-JSONL [VERB RESOURCE]
@@ -530,6 +567,7 @@ agent_round() { # agent_round NAME RBAC-JSONL [VERB RESOURCE]
   ca="$dir/sandbox/ca.crt"
   api POST /api/v1/namespaces - <<<'{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"'$ns'"}}' >/dev/null
   create_all "$rbac"
+  scraper_begin
   token=$(api POST "/api/v1/namespaces/$ns/serviceaccounts/$agent_sa/token" - <<<'{"apiVersion":"authentication.k8s.io/v1","kind":"TokenRequest","spec":{"expirationSeconds":3600}}' |
     jq -r .status.token)
   [ -n "$token" ] && [ "$token" != null ]
@@ -547,7 +585,7 @@ agent_round() { # agent_round NAME RBAC-JSONL [VERB RESOURCE]
     --kubeconfig "$dir/agent.kubeconfig" --node-name "$agent_node" \
     --nvml-library "$build/agent/testlibs/libnvidia-ml-fake.so" --host-root "$dir/host" \
     --checks gpu,kubelet-directory --check-period 500ms --state-dir "$dir/state" \
-    --metrics-bind-address "127.0.0.1:$agent_port" --health-probe-bind-address 0 \
+    --metrics-bind-address "127.0.0.1:$agent_port" --metrics-secure --health-probe-bind-address 0 \
     --log-format json >"$log" 2>&1 &
   echo $! >>"$dir/pids"
   local said="Forbidden \\(403\\).*cannot $verb resource \"$resource\""
@@ -577,7 +615,9 @@ while read -r o r resource verb; do
   n=$((n + 1))
   without "$o" "$r" "$resource" "$verb" >"$work/rbac-$n.jsonl"
   write=false
-  [[ $verb =~ ^(create|update|patch|delete)$ ]] && ! [[ $resource =~ ^(events|leases)$ ]] && write=true
+  # A write made while reconciling; the metrics reviews are made while serving a scrape.
+  [[ $verb =~ ^(create|update|patch|delete)$ ]] &&
+    ! [[ $resource =~ ^(events|leases|tokenreviews|subjectaccessreviews)$ ]] && write=true
   printf 'without-%s\t%s\t%s\t%s\t%s\n' $n "$verb" "$resource" $write "$(describe $o $r $resource $verb)" \
     >>"$work/rounds.txt"
 done <"$work/permissions.txt"

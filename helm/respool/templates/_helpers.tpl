@@ -22,13 +22,19 @@ chart's name, else "<release>-<chart>". Truncated to 63 characters (a DNS label)
 
 {{/* The labels every object carries (the app.kubernetes.io recommended labels). */}}
 {{- define "respool.labels" -}}
-helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
-{{ include "respool.selectorLabels" . }}
-app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
-app.kubernetes.io/component: operator
+{{ include "respool.componentLabels" (dict "root" . "component" "operator") }}
+{{- end }}
+
+{{/* respool.labels with another component: (dict "root" $ "component" NAME). */}}
+{{- define "respool.componentLabels" -}}
+{{- $root := .root -}}
+helm.sh/chart: {{ printf "%s-%s" $root.Chart.Name $root.Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+{{ include "respool.selectorLabels" $root }}
+app.kubernetes.io/version: {{ $root.Chart.AppVersion | quote }}
+app.kubernetes.io/component: {{ .component }}
 app.kubernetes.io/part-of: respool
-app.kubernetes.io/managed-by: {{ .Release.Service }}
-{{- with .Values.commonLabels }}
+app.kubernetes.io/managed-by: {{ $root.Release.Service }}
+{{- with $root.Values.commonLabels }}
 {{ toYaml . }}
 {{- end }}
 {{- end }}
@@ -127,4 +133,71 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 reporting on a node respool isolated (and sees it heal). */}}
 {{- define "respool.isolationCodes" -}}
 A050101 A050102 A050103 A050104 A050148 A050109 A050147 A050121 A050122 A050123 A050129 A050149 A050951 A050146 A050202 A050203 A050206 A050801 A050802 A200001 A200002 A200008 A050933 A050931 A050932
+{{- end }}
+
+{{/*
+What a secure /metrics asks the API server of each request it has not cached: who holds the
+bearer token (a TokenReview) and whether that user may get /metrics (a SubjectAccessReview).
+*/}}
+{{- define "respool.metricsReviewRules" -}}
+# Secure /metrics (metrics.secure): each scraper's bearer token is reviewed (TokenReview) and its
+# right to get /metrics asked (SubjectAccessReview), at most once a metrics.authCacheTTL.
+- apiGroups: [authentication.k8s.io]
+  resources: [tokenreviews]
+  verbs: [create]
+- apiGroups: [authorization.k8s.io]
+  resources: [subjectaccessreviews]
+  verbs: [create]
+{{- end }}
+
+{{/* The metrics port's name: https-metrics when metrics.secure, else http-metrics. */}}
+{{- define "respool.metricsPortName" -}}
+{{- if .Values.metrics.secure }}https-metrics{{ else }}http-metrics{{ end }}
+{{- end }}
+
+{{/* The ServiceAccount whose token the chart's ServiceMonitor and PodMonitor scrape with. */}}
+{{- define "respool.metricsScraperName" -}}
+{{- printf "%s-metrics-scraper" (include "respool.fullname" .) | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/* The ClusterRole that may get /metrics. */}}
+{{- define "respool.metricsReaderName" -}}
+{{- printf "%s-metrics-reader" (include "respool.fullname" .) | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/*
+Whether the chart's monitors scrape with the scraper's token: secure metrics and a ServiceMonitor
+or the agents' PodMonitor rendered.
+*/}}
+{{- define "respool.metricsScraperNeeded" -}}
+{{- if and .Values.metrics.secure (or .Values.serviceMonitor.enabled (and .Values.nodeAgent.enabled .Values.nodeAgent.podMonitor.enabled)) }}true{{ end }}
+{{- end }}
+
+{{/*
+How the chart's monitors reach a secure /metrics: HTTPS, the scraper's token, and the certificate
+verified with CA (a Secret's ca.crt) and SERVER, or not at all when it is self-signed.
+Arguments: (dict "root" $ "certSecret" NAME "serverName" SERVER).
+*/}}
+{{- define "respool.metricsScrapeAuth" -}}
+{{- if .root.Values.metrics.secure }}
+scheme: https
+authorization:
+  type: Bearer
+  credentials:
+    name: {{ include "respool.metricsScraperName" .root }}-token
+    key: token
+tlsConfig:
+  {{- if .certSecret }}
+  ca:
+    secret:
+      name: {{ .certSecret }}
+      key: ca.crt
+  {{- with .serverName }}
+  serverName: {{ . }}
+  {{- end }}
+  {{- else }}
+  # The certificate is self-signed at start (no metrics certSecret): nothing to verify it by.
+  insecureSkipVerify: true
+  {{- end }}
+{{- end }}
 {{- end }}

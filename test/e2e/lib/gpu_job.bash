@@ -78,8 +78,10 @@ fake_gpu_processes() {
       memUtil: $i}] + (if $i == 7 then [{pid: 4242, usedGpuMemory: 1073741824, smUtil: 50}]
       else [] end))}]}' | put "$work/nvml.json"
 }
+# start_agent NODE: the agent on NODE; more of its flags in the array agent_args.
 start_agent() {
   local checks=gpu npu=()
+  [ -n "${agent_args+set}" ] || agent_args=()
   if [ -f "$work/dcmi.json" ]; then
     checks=gpu,npu
     npu=(--dcmi-library "$build/agent/testlibs/libdcmi-fake.so")
@@ -89,6 +91,6 @@ start_agent() {
     --kubeconfig "$KUBECONFIG" --node-name "$1" --host-root "$host" --nvml-library "$nvml" \
     "${npu[@]}" --checks "$checks" \
     --check-period 1s --state-dir "$work/state" --metrics-bind-address "127.0.0.1:$agent_port" \
-    --health-probe-bind-address 0 --log-format json >"$work/agent.log" 2>&1 &
+    --health-probe-bind-address 0 --log-format json "${agent_args[@]}" >"$work/agent.log" 2>&1 &
   pids+=($!)
 }
