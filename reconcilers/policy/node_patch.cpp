@@ -117,10 +117,18 @@ json release_patch(const NodeView& node) {
   json annotations = json::object();
   for (std::string_view key :
        {kContainerEngineSpaceAnnotation, kNodeOperationAnnotation, kNodeOperationTypeAnnotation,
-        kCordonedByAnnotation, kReplacementForAnnotation, kCordonReasonAnnotation}) {
+        kCordonedByAnnotation, kReplacementForAnnotation, kCordonReasonAnnotation,
+        kDriverUpgradeSinceAnnotation, kDriverUpgradeAttemptsAnnotation,
+        kDriverUpgradeFailureAnnotation}) {
     if (node.annotations.contains(key)) annotations[std::string(key)] = nullptr;
   }
   if (!annotations.empty()) patch["metadata"]["annotations"] = annotations;
+  // A cordon respool made (a NodeOperation's, a driver upgrade's: cordoned-by says so) goes with
+  // its record; a cordon someone else made stays. Without this a node released mid-upgrade
+  // became free and unschedulable, its record gone (found by the soak).
+  if (node.unschedulable && node.annotations.contains(kCordonedByAnnotation)) {
+    patch["spec"]["unschedulable"] = false;
+  }
   const std::set<std::string> ours = {
       std::string(kPoolTaintKey),           std::string(kReleasingTaintKey),
       std::string(kResettingTaintKey),      isolation_taint_key(kAdmissionCode),
@@ -128,7 +136,7 @@ json release_patch(const NodeView& node) {
   std::vector<Taint> taints;
   std::copy_if(node.taints.begin(), node.taints.end(), std::back_inserter(taints),
                [&](const Taint& t) { return !ours.contains(t.key); });
-  patch["spec"] = {{"taints", taints_to_json(taints)}};
+  patch["spec"]["taints"] = taints_to_json(taints);
   return patch;
 }
 

@@ -272,4 +272,21 @@ TEST_CASE("claim, admission, job-type, releasing and release patches", "[policy]
       "annotations": {"respool.io/container-engine-space": null}},
     "spec": {"taints": [{"key": "example.com/other", "value": "x", "effect": "NoSchedule"},
                         {"key": "isolation.respool.io/A050101", "effect": "NoSchedule"}]}})"));
+
+  // Released in the middle of a driver upgrade: the cordon respool made goes with its record
+  // and the upgrade's annotations; someone else's cordon stays.
+  NodeBuilder upgrading = claimed;
+  upgrading.label("respool.io/driver-upgrade-state", "wait-for-jobs-required");
+  upgrading.node["spec"]["unschedulable"] = true;
+  upgrading.node["metadata"]["annotations"] = {
+      {"respool.io/cordoned-by", "driver-upgrade"},
+      {"respool.io/driver-upgrade-since", "2026-01-01T00:00:00Z"},
+      {"respool.io/driver-upgrade-attempts", "1"}};
+  json released = release_patch(upgrading.view());
+  CHECK(released["spec"]["unschedulable"] == false);
+  CHECK(released["metadata"]["labels"].contains("respool.io/driver-upgrade-state"));
+  CHECK(released["metadata"]["annotations"] == json::parse(R"({"respool.io/cordoned-by": null,
+    "respool.io/driver-upgrade-since": null, "respool.io/driver-upgrade-attempts": null})"));
+  upgrading.node["metadata"]["annotations"] = json::object();  // cordoned by someone else
+  CHECK_FALSE(release_patch(upgrading.view())["spec"].contains("unschedulable"));
 }
