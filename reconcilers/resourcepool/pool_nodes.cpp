@@ -16,9 +16,9 @@ namespace respool::reconcilers {
 namespace {
 
 void audit_node(policy::AuditOperation op, const std::string& pool, const std::string& node,
-                runtime::TimePoint now, std::string message) {
-  policy::AuditRecord audit{
-      op, pool, node, std::nullopt, now, policy::AuditResult::Success, std::move(message)};
+                runtime::TimePoint now, std::string message,
+                policy::AuditResult result = policy::AuditResult::Success) {
+  policy::AuditRecord audit{op, pool, node, std::nullopt, now, result, std::move(message)};
   write_audit(policy::audit_line(audit));
 }
 
@@ -199,16 +199,22 @@ Outcome<void> PoolReconciler::release(const std::string& pool,
       }
     }
     if (remaining > 0) continue;
-    // 3. Release: everything respool added goes; the node is free again.
+    // 3. Release: everything respool added goes; the node is free again. Audited before the
+    // write: once the node is free nothing on it or in the pool says it was released, so a run
+    // stopped between the write and its audit line lost the record for good (found by the
+    // soak). At least once, then: a write that fails is audited as failed and tried again.
+    audit_node(policy::AuditOperation::deleteClusterNode, pool, name, now, "released node");
     kube::Json patch = policy::release_patch(view);
     auto r = ctx_.client->patch(kube::resources::nodes, "", name, kube::PatchType::Merge, patch);
     if (!r) {
+      audit_node(policy::AuditOperation::deleteClusterNode, pool, name, now,
+                 "release not written (" + r.error().describe() + "); tried again",
+                 policy::AuditResult::Failure);
       if (lost_race(r.error())) continue;
       return failed("releasing node " + name, r.error());
     }
     ctx_.node_writes->wrote_answer(pool, name, *r, now);
     out.released.push_back(name);
-    audit_node(policy::AuditOperation::deleteClusterNode, pool, name, now, "released node");
     runtime::log::info("resourcepool", "released node", {{"pool", pool}, {"node", name}});
   }
   return {};
