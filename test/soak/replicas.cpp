@@ -2,7 +2,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -10,14 +10,18 @@
 #include <stdexcept>
 #include <thread>
 
-extern char** environ;
-
 namespace respool::soak {
 
 Replicas::Replicas(ReplicaOptions options, int count)
-    : options_(std::move(options)), count_(count) {}
+    : options_(std::move(options)), count_(count), spawner_([this] { spawner(); }) {}
 
 Replicas::~Replicas() {
+  {
+    std::lock_guard lock(spawn_mu_);
+    spawn_stopping_ = true;
+  }
+  spawn_cv_.notify_all();
+  spawner_.join();
   for (auto& run : runs_) {
     if (run.ended) continue;
     ::kill(run.pid, SIGKILL);
@@ -26,6 +30,38 @@ Replicas::~Replicas() {
 }
 
 void Replicas::start(int slot) {
+  std::unique_lock lock(spawn_mu_);
+  spawn_requests_.push_back(slot);
+  spawn_cv_.notify_all();
+  spawn_cv_.wait(lock, [&] { return spawn_requests_.empty() && !spawning_; });
+  if (!spawn_error_.empty()) throw std::runtime_error(spawn_error_);
+}
+
+// Every replica is forked by this one thread, which lives as long as the Replicas: a child's
+// PR_SET_PDEATHSIG fires when the thread that forked it ends, and it must fire only with the soak.
+void Replicas::spawner() {
+  std::unique_lock lock(spawn_mu_);
+  for (;;) {
+    spawn_cv_.wait(lock, [&] { return spawn_stopping_ || !spawn_requests_.empty(); });
+    if (spawn_requests_.empty()) return;
+    const int slot = spawn_requests_.front();
+    spawn_requests_.erase(spawn_requests_.begin());
+    spawning_ = true;
+    lock.unlock();
+    std::string error;
+    try {
+      spawn(slot);
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+    lock.lock();
+    spawn_error_ = error;
+    spawning_ = false;
+    spawn_cv_.notify_all();
+  }
+}
+
+void Replicas::spawn(int slot) {
   ReplicaRun run;
   run.slot = slot;
   const std::string tag = "replica-" + std::to_string(slot) + "-" + std::to_string(runs_.size());
@@ -40,14 +76,24 @@ void Replicas::start(int slot) {
   for (auto& a : args)
     argv.push_back(a.data());
   argv.push_back(nullptr);
-  posix_spawn_file_actions_t files;
-  posix_spawn_file_actions_init(&files);
-  posix_spawn_file_actions_addopen(&files, 1, run.log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_adddup2(&files, 1, 2);
-  posix_spawn_file_actions_addopen(&files, 0, "/dev/null", O_RDONLY, 0);
-  const int failed = posix_spawn(&run.pid, argv[0], &files, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&files);
-  if (failed != 0) throw std::runtime_error("cannot start " + options_.binary.string());
+  const int log = ::open(run.log.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (log < 0) throw std::runtime_error("cannot write " + run.log.string());
+  const pid_t soak = ::getpid();
+  run.pid = ::fork();
+  if (run.pid == 0) {
+    // The replica dies with the soak, whatever ends it: no operator is left running after a
+    // crashed or killed soak (CI runs other tests after it).
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != soak) ::_exit(127);
+    ::dup2(log, 1);
+    ::dup2(log, 2);
+    const int null = ::open("/dev/null", O_RDONLY);
+    ::dup2(null, 0);
+    ::execv(argv[0], argv.data());
+    ::_exit(127);
+  }
+  ::close(log);
+  if (run.pid < 0) throw std::runtime_error("cannot start " + options_.binary.string());
   runs_.push_back(std::move(run));
 }
 

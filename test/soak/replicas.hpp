@@ -6,9 +6,12 @@
 #include <sys/types.h>
 
 #include <chrono>
+#include <condition_variable>
 #include <filesystem>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace respool::soak {
@@ -54,6 +57,8 @@ class Replicas {
   std::vector<std::string> crashes();
 
  private:
+  void spawner();
+  void spawn(int slot);
   void reap(ReplicaRun& run, bool wait);
   void read_identity(ReplicaRun& run);
   ReplicaRun* current(int slot);
@@ -61,7 +66,16 @@ class Replicas {
   ReplicaOptions options_;
   int count_;
   int kills_ = 0;
+  // One thread at a time uses a Replicas (the chaos thread during the schedule, the main thread
+  // after it); the spawner appends to runs_ for a caller of start() that waits meanwhile.
   std::vector<ReplicaRun> runs_;
+  std::mutex spawn_mu_;
+  std::condition_variable spawn_cv_;
+  std::vector<int> spawn_requests_;
+  bool spawning_ = false;
+  bool spawn_stopping_ = false;
+  std::string spawn_error_;
+  std::thread spawner_;  // last: it starts in the constructor, after everything it uses
 };
 
 }  // namespace respool::soak

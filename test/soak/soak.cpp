@@ -9,7 +9,7 @@
 // pool its audit record, every audit record a Lease term of its writer, the soak's watches
 // the server's state, and a fresh operator must find nothing to do. Any breach fails the run
 // and prints the seed that replays its schedule.
-// Usage: respool-soak [--duration 3m] [--seed N] [--work DIR] [--settle 150s] [--max-pools 4]
+// Usage: respool-soak [--duration 3m] [--seed N] [--work DIR] [--settle 240s] [--max-pools 4]
 
 #include <unistd.h>
 
@@ -42,7 +42,7 @@ namespace {
 
 struct Options {
   std::chrono::nanoseconds duration = 3min;
-  std::chrono::nanoseconds settle = 150s;
+  std::chrono::nanoseconds settle = 240s;
   std::uint64_t seed = std::random_device{}();
   fs::path work;
   int max_pools = 4;
@@ -51,7 +51,7 @@ struct Options {
 [[noreturn]] void usage(const std::string& why) {
   std::fprintf(stderr,
                "respool-soak: %s\nusage: respool-soak [--duration 3m] [--seed N] "
-               "[--work DIR] [--settle 150s] [--max-pools N]\n",
+               "[--work DIR] [--settle 240s] [--max-pools N]\n",
                why.c_str());
   std::exit(2);
 }

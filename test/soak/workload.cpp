@@ -101,7 +101,10 @@ void Workload::create_pool() {
                           {{{"zone", "az-1"}, {"count", rng_.between(1, 3)}},
                            {{"zone", "az-2"}, {"count", rng_.between(1, 3)}}}}});
   } else {
-    resources.push_back({{"flavor", first}, {"count", rng_.between(2, 6)}});
+    // A100 pools up to 8 nodes: their daily budget (half of them, kShares) then lets several
+    // replacements wait on N2 alone.
+    resources.push_back(
+        {{"flavor", first}, {"count", rng_.between(2, first == "gpu-8x-a100" ? 8 : 5)}});
   }
   if (first != "cpu-64c" && rng_.chance(0.3))
     resources.push_back({{"flavor", "cpu-64c"}, {"count", rng_.between(1, 2)}});
@@ -172,7 +175,8 @@ void Workload::node_operation(const Snapshot& s, const std::string& type) {
   auto nodes = pool_nodes(s, name_of(*pool));
   if (nodes.empty()) return;
   std::vector<std::string> chosen;
-  const int want = type == "Delete" ? 1 : rng_.between(1, 3);
+  // Most Replaces and Resets name several nodes: one at a time (N2, N7) must then hold.
+  const int want = type == "Delete" ? 1 : (rng_.chance(0.7) ? rng_.between(2, 3) : 1);
   for (int i = 0; i < want; ++i) {
     const std::string& n = rng_.pick(nodes);
     if (std::find(chosen.begin(), chosen.end(), n) == chosen.end()) chosen.push_back(n);
