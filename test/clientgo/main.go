@@ -27,8 +27,15 @@ func main() {
 		}
 		return
 	}
+	if len(os.Args) == 3 && os.Args[1] == "informers" {
+		if err := informersRun(os.Args[2]); err != nil {
+			fmt.Fprintln(os.Stderr, "FAIL:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: clientgo-check KUBECONFIG | clientgo-check golden DIR")
+		fmt.Fprintln(os.Stderr, "usage: clientgo-check KUBECONFIG | clientgo-check golden DIR | clientgo-check informers KUBECONFIG")
 		os.Exit(2)
 	}
 	if err := run(os.Args[1]); err != nil {
