@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "bench/harness.hpp"
+#include "bench/realistic_pod.hpp"
 #include "operator/kube/client.hpp"
 #include "operator/kube/resource.hpp"
 #include "operator/runtime/clock.hpp"
@@ -41,46 +42,9 @@ long rss_kib() {
   return 0;
 }
 
-const Json& pod_template() {
-  static const Json pod = Json::parse(R"({"apiVersion":"v1","kind":"Pod","metadata":{
-    "labels":{"app":"train-job","pod-template-hash":"7f9c4d8b6"},
-    "annotations":{"kubernetes.io/psp":"restricted","prometheus.io/scrape":"true"}},
-    "spec":{"volumes":[{"name":"kube-api-access-9x7zq","projected":{"sources":[
-      {"serviceAccountToken":{"expirationSeconds":3607,"path":"token"}},
-      {"configMap":{"name":"kube-root-ca.crt","items":[{"key":"ca.crt","path":"ca.crt"}]}},
-      {"downwardAPI":{"items":[{"path":"namespace","fieldRef":{"apiVersion":"v1","fieldPath":"metadata.namespace"}}]}}],
-      "defaultMode":420}},{"name":"dataset","persistentVolumeClaim":{"claimName":"imagenet"}}],
-    "containers":[{"name":"trainer","image":"registry.example/vision/resnet-train:2.4.1",
-      "command":["python","-m","train"],"args":["--epochs","90","--batch-size","256"],
-      "env":[{"name":"NCCL_DEBUG","value":"INFO"},{"name":"MASTER_ADDR","value":"job-master-0"}],
-      "resources":{"limits":{"nvidia.com/gpu":"8"},"requests":{"cpu":"32","memory":"256Gi","nvidia.com/gpu":"8"}},
-      "volumeMounts":[{"name":"dataset","mountPath":"/data"},{"name":"kube-api-access-9x7zq","readOnly":true,
-        "mountPath":"/var/run/secrets/kubernetes.io/serviceaccount"}]}],
-    "restartPolicy":"Never","serviceAccountName":"default",
-    "tolerations":[{"key":"respool.io/pool","operator":"Exists","effect":"NoSchedule"},
-      {"key":"node.kubernetes.io/not-ready","operator":"Exists","effect":"NoExecute","tolerationSeconds":300},
-      {"key":"node.kubernetes.io/unreachable","operator":"Exists","effect":"NoExecute","tolerationSeconds":300}]}})");
-  return pod;
-}
-
-Json running_status() {
-  static const Json status = Json::parse(R"({"phase":"Running","conditions":[
-    {"type":"Initialized","status":"True","lastProbeTime":null,"lastTransitionTime":"2026-11-01T10:00:01Z"},
-    {"type":"Ready","status":"True","lastProbeTime":null,"lastTransitionTime":"2026-11-01T10:00:05Z"},
-    {"type":"ContainersReady","status":"True","lastProbeTime":null,"lastTransitionTime":"2026-11-01T10:00:05Z"},
-    {"type":"PodScheduled","status":"True","lastProbeTime":null,"lastTransitionTime":"2026-11-01T10:00:00Z"}],
-    "hostIP":"10.0.3.4","podIP":"10.0.3.17","podIPs":[{"ip":"10.0.3.17"}],"startTime":"2026-11-01T10:00:00Z",
-    "containerStatuses":[{"name":"trainer","state":{"running":{"startedAt":"2026-11-01T10:00:04Z"}},"lastState":{},
-    "ready":true,"restartCount":0,"image":"registry.example/vision/resnet-train:2.4.1",
-    "imageID":"registry.example/vision/resnet-train@sha256:9f8e7d6c5b4a39281706f5e4d3c2b1a09f8e7d6c5b4a39281706f5e4d3c2b1a0",
-    "containerID":"containerd://5d4c3b2a19f8e7d6c5b4a39281706f5e4d3c2b1a09f8e7d6c5b4a39281706f5","started":true}],
-    "qosClass":"Burstable"})");
-  return status;
-}
-
 // Pod i of the benchmark: 50 namespaces, 8 pods per job, 30 pods per node at 150,000.
 Json pod_number(std::size_t i) {
-  Json pod = pod_template();
+  Json pod = bench::pod_template();
   std::string ns = "team-" + std::to_string(i % 50);
   pod["metadata"]["name"] = "train-" + std::to_string(i / 8) + "-7f9c4d8b6-" + std::to_string(i);
   pod["metadata"]["namespace"] = ns;
@@ -124,7 +88,7 @@ void served(std::size_t pods) {
         Json pod = pod_number(i);
         const std::string ns = pod["metadata"]["namespace"];
         Json made = bench::must(c->create(kube::resources::pods, ns, pod), "pod");
-        made["status"] = running_status();
+        made["status"] = bench::running_status();
         bench::must(c->update_status(kube::resources::pods, ns, made), "pod status");
       }
     });
@@ -158,7 +122,8 @@ void served(std::size_t pods) {
   std::vector<double> by_field, by_label;
   for (int i = 0; i < 20; ++i) {
     kube::ListOptions on_node_options, of_job_options;
-    on_node_options.field_selector = "spec.nodeName=gpu-node-" + std::to_string(i * 37 % 5000);
+    on_node_options.field_selector =
+        "spec.nodeName=gpu-node-" + std::to_string(i * 37 % std::min<std::size_t>(pods, 5000));
     of_job_options.label_selector = "job=train-" + std::to_string(i);
     auto start = bench::Steady::now();
     Json on_node =
@@ -230,7 +195,7 @@ void memory(std::size_t pods) {
     if (!created) bench::die("pod: " + created.error().message);
     // What the kubelet reports once the pod runs.
     Json running = *created->object.obj;
-    running["status"] = running_status();
+    running["status"] = bench::running_status();
     std::string name = sandbox::object_name(running);
     if (auto updated = engine.update(*pod_type, ns, name, std::move(running), {}, "status");
         !updated) {

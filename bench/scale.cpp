@@ -1,6 +1,7 @@
 // A large cluster (issue 30): the sandbox (API server and simulator, in this process) with NODES
-// free nodes (35% gpu-8x-a100, 20% gpu-8x-h100, 20% npu-8x-910b, 25% cpu-64c) and PODS running
-// pods of other workloads on the CPU nodes, and respool-operator as its own process. Phases:
+// free nodes (35% gpu-8x-a100, 20% gpu-8x-h100, 20% npu-8x-910b, 25% cpu-64c) and PODS pods of
+// realistic size (bench/realistic_pod.hpp) of other workloads on the CPU nodes, and
+// respool-operator as its own process. Phases:
 //   sync      the operator's start until /readyz (every cache synced), its RSS and CPU; then the
 //             same cluster through client-go's shared informers (test/clientgo, CLIENTGO) for
 //             the ratios;
@@ -27,6 +28,7 @@
 #include <vector>
 
 #include "bench/operator_process.hpp"
+#include "bench/realistic_pod.hpp"
 #include "bench/support.hpp"
 #include "operator/runtime/log.hpp"
 
@@ -86,15 +88,14 @@ void write_pods(Bench& b, int pods, int cpu_nodes) {
     writers.emplace_back([&] {
       auto c = must(kube::Client::create(b.sandbox().cluster_config()), "client");
       for (int i = next++; i < pods; i = next++) {
-        Json pod = {
-            {"metadata",
-             {{"name", "web-" + std::to_string(i / 10) + "-" + std::to_string(i)},
-              {"labels", {{"app", "web-" + std::to_string(i / 10)}}}}},
-            {"spec",
-             {{"nodeName", "cpu-" + std::to_string(1 + i % cpu_nodes)},
-              {"containers", Json::array({{{"name", "web"},
-                                           {"image", "registry.example/web:1.0"},
-                                           {"resources", {{"requests", {{"cpu", "100m"}}}}}}})}}}};
+        // A realistic pod (bench/realistic_pod.hpp) that asks for CPU only, as a CPU node's do.
+        Json pod = pod_template();
+        pod["metadata"]["name"] = "infer-" + std::to_string(i / 10) + "-" + std::to_string(i);
+        pod["metadata"]["labels"]["app"] = "infer-" + std::to_string(i / 10);
+        pod["spec"]["nodeName"] = "cpu-" + std::to_string(1 + i % cpu_nodes);
+        pod["spec"]["containers"][0]["resources"] = {{"requests", {{"cpu", "500m"}}}};
+        pod["spec"]["volumes"].erase(1);  // no dataset claim
+        pod["spec"]["containers"][0]["volumeMounts"].erase(0);
         must(c->create(kube::resources::pods, "workloads", pod), "pod");
       }
     });
