@@ -117,18 +117,21 @@ json release_patch(const NodeView& node) {
   json annotations = json::object();
   for (std::string_view key :
        {kContainerEngineSpaceAnnotation, kNodeOperationAnnotation, kNodeOperationTypeAnnotation,
-        kCordonedByAnnotation, kReplacementForAnnotation, kCordonReasonAnnotation,
-        kDriverUpgradeSinceAnnotation, kDriverUpgradeAttemptsAnnotation,
-        kDriverUpgradeFailureAnnotation}) {
+        kCordonedByAnnotation, kReplacementForAnnotation, kDriverUpgradeSinceAnnotation,
+        kDriverUpgradeAttemptsAnnotation, kDriverUpgradeFailureAnnotation}) {
     if (node.annotations.contains(key)) annotations[std::string(key)] = nullptr;
   }
-  if (!annotations.empty()) patch["metadata"]["annotations"] = annotations;
   // A cordon respool made (a NodeOperation's, a driver upgrade's: cordoned-by says so) goes with
   // its record; a cordon someone else made stays. Without this a node released mid-upgrade
   // became free and unschedulable, its record gone (found by the soak).
-  if (node.unschedulable && node.annotations.contains(kCordonedByAnnotation)) {
-    patch["spec"]["unschedulable"] = false;
-  }
+  const bool uncordon = node.unschedulable && node.annotations.contains(kCordonedByAnnotation);
+  if (uncordon) patch["spec"]["unschedulable"] = false;
+  // A cordon respool kept on purpose (a failed reset: cordon-reason says why) stays, and so does
+  // its reason, for whoever looks at the free node: a release that dropped only the reason left a
+  // cordon nobody could explain (found by the soak, seed 60).
+  if (node.annotations.contains(kCordonReasonAnnotation) && (uncordon || !node.unschedulable))
+    annotations[std::string(kCordonReasonAnnotation)] = nullptr;
+  if (!annotations.empty()) patch["metadata"]["annotations"] = annotations;
   const std::set<std::string> ours = {
       std::string(kPoolTaintKey),           std::string(kReleasingTaintKey),
       std::string(kResettingTaintKey),      isolation_taint_key(kAdmissionCode),

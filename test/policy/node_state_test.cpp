@@ -289,4 +289,17 @@ TEST_CASE("claim, admission, job-type, releasing and release patches", "[policy]
     "respool.io/driver-upgrade-since": null, "respool.io/driver-upgrade-attempts": null})"));
   upgrading.node["metadata"]["annotations"] = json::object();  // cordoned by someone else
   CHECK_FALSE(release_patch(upgrading.view())["spec"].contains("unschedulable"));
+
+  // Released after a failed reset: the cordon respool kept stays with its reason; a reason left
+  // behind on a schedulable node goes.
+  NodeBuilder failed_reset = claimed;
+  failed_reset.node["spec"]["unschedulable"] = true;
+  failed_reset.node["metadata"]["annotations"] = {
+      {"respool.io/cordon-reason", "AbnormalAfterReset: NodeOperation r-1"}};
+  json kept = release_patch(failed_reset.view());
+  CHECK_FALSE(kept["spec"].contains("unschedulable"));
+  CHECK_FALSE(kept["metadata"].contains("annotations"));
+  failed_reset.node["spec"]["unschedulable"] = false;
+  CHECK(release_patch(failed_reset.view())["metadata"]["annotations"] ==
+        json::parse(R"({"respool.io/cordon-reason": null})"));
 }
