@@ -198,6 +198,7 @@ bool upgraded(kube::Client& c, const std::vector<PoolPlan>& pools) {
 
 int main(int argc, char** argv) {
   bench::begin("bench_scale", std::chrono::minutes(90));
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);  // each phase's line as it ends, into a file too
   const int nodes = argc > 1 ? std::atoi(argv[1]) : 20'000;
   const int pods = argc > 2 ? std::atoi(argv[2]) : 60'000;
   const int pool_count = argc > 3 ? std::atoi(argv[3]) : 200;
@@ -233,8 +234,9 @@ int main(int argc, char** argv) {
                      work + "/operator.log");
   const double ready_s = op.wait_ready(std::chrono::minutes(10));
   const long ready_rss = op.rss_kib();
-  std::printf("sync     %7.2f s to ready  RSS %ld MiB  CPU %.1f s\n", ready_s, ready_rss / 1024,
-              op.cpu_s());
+  const double ready_cpu = op.cpu_s();
+  std::printf("sync     %7.2f s to ready  RSS %ld MiB  CPU %.2f s\n", ready_s, ready_rss / 1024,
+              ready_cpu);
   if (clientgo != "-") {
     phase("client-go sync");
     const std::string out = work + "/clientgo.txt";
@@ -244,14 +246,17 @@ int main(int argc, char** argv) {
     std::ifstream in(out);
     std::string line;
     std::getline(in, line);
-    double cg_s = 0;
+    double cg_s = 0, cg_cpu = 0;
     long cg_rss = 0;
-    if (std::sscanf(line.c_str(), "client-go: synced %*d nodes and %*d pods in %lf s; RSS %ld KiB",
-                    &cg_s, &cg_rss) != 2)
+    if (std::sscanf(line.c_str(),
+                    "client-go: synced %*d nodes and %*d pods in %lf s; RSS %ld KiB; CPU %lf s",
+                    &cg_s, &cg_rss, &cg_cpu) != 3)
       die("client-go said: " + line);
-    std::printf("%s\nratios   RSS %.3f (respool %ld MiB, client-go %ld MiB)  sync time %.3f\n",
-                line.c_str(), static_cast<double>(ready_rss) / static_cast<double>(cg_rss),
-                ready_rss / 1024, cg_rss / 1024, ready_s / cg_s);
+    std::printf(
+        "%s\nratios   RSS %.3f (respool %ld MiB, client-go %ld MiB)  sync time %.3f  "
+        "CPU %.3f\n",
+        line.c_str(), static_cast<double>(ready_rss) / static_cast<double>(cg_rss),
+        ready_rss / 1024, cg_rss / 1024, ready_s / cg_s, ready_cpu / cg_cpu);
   }
 
   const auto pools = plan_pools(pool_count, scale);
