@@ -14,7 +14,7 @@
 
 #include "bench/harness.hpp"
 #include "operator/runtime/clock.hpp"
-#include "sandbox/apiserver/engine.hpp"
+#include "sandbox/apiserver/registry/engine.hpp"
 
 using namespace respool;
 using sandbox::Json;

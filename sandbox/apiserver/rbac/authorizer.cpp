@@ -8,8 +8,8 @@
 #include <algorithm>
 #include <mutex>
 
-#include "sandbox/apiserver/engine.hpp"
 #include "sandbox/apiserver/rbac/rules.hpp"
+#include "sandbox/apiserver/registry/engine.hpp"
 
 namespace respool::sandbox {
 namespace {

@@ -1,0 +1,67 @@
+#pragma once
+// Per-kind semantics of the built-in types, as their registry strategies in kube-apiserver have
+// them: server-set fields and defaults on create, what the main and /status endpoints may
+// change, minimal validation, the fields a field selector may use, and bookmark objects.
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "operator/runtime/clock.hpp"
+#include "sandbox/apiserver/errors.hpp"
+#include "sandbox/apiserver/registry/registry.hpp"
+
+namespace respool::sandbox::kinds {
+
+// Checks the JSON types of metadata (and of the few typed fields served) as Go's decoder would:
+// a 400 BadRequest naming the field, or nothing.
+std::optional<ApiError> decode_check(const ResourceType& type, const Json& obj);
+
+// Defaults and server-set fields of a new object (namespace finalizers and phase, pod status
+// Pending and spec defaults, Job selector, Service cluster IP, ...).
+void prepare_create(const ResourceType& type, Json& obj, runtime::TimePoint now);
+// What a built-in kind's row declares (strategies/builtin.cpp): its defaults and pod-template
+// defaults, applied to every object written (as decoding defaults them), and the status a create
+// starts from.
+void apply_defaults(const ResourceType& type, Json& obj);
+void start_status(const ResourceType& type, Json& obj);
+// The pod defaults of `parent`'s "template" (a pod template spec).
+void default_pod_template(Json& parent);
+// A type's objects as stored (for types shown converted: events.k8s.io/v1 Events, autoscaling/v1
+// HorizontalPodAutoscalers) and back.
+Json to_storage(const ResourceType& type, const Json& obj);
+Json from_storage(const ResourceType& type, const Json& stored);
+
+// An update through the main endpoint: what it may not change is taken from `old`.
+void prepare_update(const ResourceType& type, Json& obj, const Json& old);
+// An update through /status: only status (and, for built-ins, metadata) is taken from `obj`.
+void prepare_status_update(const ResourceType& type, Json& obj, const Json& old);
+
+// Validation of built-in kinds (names, labels, immutable fields, Lease spec). For custom
+// resources only the metadata rules apply here; the schema is checked elsewhere.
+std::vector<Cause> validate(const ResourceType& type, const Json& obj, const Json* old);
+
+// Whether the object's spec changed in the sense of metadata.generation.
+bool spec_changed(const ResourceType& type, const Json& obj, const Json& old);
+
+// Field selectors: whether `field` may be used, and the field values of an object.
+bool field_supported(const ResourceType& type, const std::string& field);
+std::string unsupported_field_message(const ResourceType& type, const std::string& field);
+std::map<std::string, std::string> field_values(const ResourceType& type, const Json& obj);
+
+// The zero-value object a BOOKMARK event carries (metadata.resourceVersion set by the caller).
+Json bookmark_object(const ResourceType& type);
+
+// events.k8s.io/v1 <-> core/v1 Event (the stored form).
+Json event_to_v1(const Json& core);
+Json event_from_v1(const Json& v1);
+
+// Name validation messages (RFC 1123 subdomain / label, RFC 1035 label).
+std::optional<std::string> check_dns_subdomain(const std::string& name);
+std::optional<std::string> check_dns_label(const std::string& name);
+
+// True when a pod is Running with condition Ready=True and not terminating.
+bool pod_healthy(const Json& pod);
+
+}  // namespace respool::sandbox::kinds
