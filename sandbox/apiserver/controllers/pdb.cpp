@@ -53,7 +53,7 @@ Json pdb_status(const Json& pdb, const std::vector<const Json*>& pods, runtime::
   long healthy = 0;
   for (const Json* p : pods) {
     if (disrupted.contains(object_name(*p))) continue;
-    if (kinds::pod_healthy(*p)) ++healthy;
+    if (pod_healthy(*p)) ++healthy;
   }
   long allowed = std::max(0L, healthy - desired);
 
@@ -145,6 +145,24 @@ void Engine::refresh_pdb(const std::string& key) {
   Json updated = *pdb->obj;
   updated["status"] = std::move(status);
   commit_put(*pdbs, key, std::move(updated));
+}
+
+bool pod_healthy(const Json& pod) {
+  if (!pod.is_object()) return false;
+  const Json& meta = pod.value("metadata", Json::object());
+  if (meta.is_object() && meta.contains("deletionTimestamp") &&
+      !meta["deletionTimestamp"].is_null()) {
+    return false;
+  }
+  const Json& status = pod.value("status", Json::object());
+  if (!status.is_object() || status.value("phase", std::string()) != "Running") return false;
+  if (!status.contains("conditions") || !status["conditions"].is_array()) return false;
+  for (const Json& c : status["conditions"]) {
+    if (c.is_object() && c.value("type", std::string()) == "Ready") {
+      return c.value("status", std::string()) == "True";
+    }
+  }
+  return false;
 }
 
 }  // namespace respool::sandbox

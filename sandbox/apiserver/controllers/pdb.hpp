@@ -24,4 +24,7 @@ long scaled_value(const Json& value, long total);
 // two minutes old are kept.
 Json pdb_status(const Json& pdb, const std::vector<const Json*>& pods, runtime::TimePoint now);
 
+// True when a pod is Running with condition Ready=True and not terminating.
+bool pod_healthy(const Json& pod);
+
 }  // namespace respool::sandbox

@@ -44,7 +44,7 @@ class WatchStream {
   }
 
   bool send_bookmark(std::uint64_t rv, bool initial_end) {
-    Json obj = kinds::bookmark_object(*request_.type);
+    Json obj = bookmark_object(*request_.type);
     obj["metadata"]["resourceVersion"] = std::to_string(rv);
     if (initial_end) {
       std::string blueprint = std::string("{\"kind\":\"") + request_.type->list_kind +

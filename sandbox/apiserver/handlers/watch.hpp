@@ -33,6 +33,9 @@ struct WatchRequest {
 void serve_watch(Engine& engine, FaultInjector& faults, const std::atomic<bool>& stopping,
                  const WatchRequest& request, http::Responder& responder);
 
+// The zero-value object a BOOKMARK event carries (metadata.resourceVersion set by the caller).
+Json bookmark_object(const ResourceType& type);
+
 // {"type":"ERROR","object":<Status>}
 std::string error_event(const ApiError& error);
 

@@ -107,6 +107,10 @@ std::string container_field(const Json& pod_spec, const char* field) {
 
 }  // namespace
 
+const Json& template_pod_spec(const Json& o) {
+  return at(o, {"spec", "template", "spec"});
+}
+
 std::string container_names(const Json& pod_spec) {
   return container_field(pod_spec, "name");
 }

@@ -33,10 +33,11 @@ namespace printers {
 extern const PrinterDef component_status, config_map, endpoints, event, namespace_, node,
     persistent_volume_claim, persistent_volume, pod, pod_template, replication_controller,
     resource_quota, secret, service_account, service;
-// apps, batch, autoscaling, policy, coordination
+// apps, batch, autoscaling, policy, coordination (a file each)
 extern const PrinterDef controller_revision, daemon_set, deployment, replica_set, stateful_set,
     cron_job, job, horizontal_pod_autoscaler, pod_disruption_budget, lease;
-// everything else
+// apiregistration, certificates, networking, rbac, storage, admissionregistration, scheduling,
+// node, discovery, flowcontrol (a file each)
 extern const PrinterDef api_service, certificate_signing_request, ingress_class, ingress,
     network_policy, cluster_role_binding, role_binding, csi_driver, csi_node, csi_storage_capacity,
     storage_class, volume_attachment, webhook_configuration, validating_admission_policy,
@@ -57,6 +58,7 @@ long long number(const Json& v);
 std::string int_or_string(const Json& v, const std::string& fallback = "N/A");
 std::string format_labels(const Json& map);               // "a=b,c=d" or "<none>"
 std::string format_selector(const Json& label_selector);  // metav1.FormatLabelSelector
+const Json& template_pod_spec(const Json& obj);  // spec.template.spec
 std::string container_names(const Json& pod_spec);
 std::string container_images(const Json& pod_spec);
 std::string join(const std::vector<std::string>& parts, const std::string& sep);

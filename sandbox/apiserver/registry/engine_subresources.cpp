@@ -3,6 +3,7 @@
 
 #include "apimachinery/time.hpp"
 #include "operator/kube/selector.hpp"
+#include "sandbox/apiserver/controllers/pdb.hpp"
 #include "sandbox/apiserver/jsonpath.hpp"
 #include "sandbox/apiserver/registry/engine.hpp"
 #include "sandbox/apiserver/strategies/kinds.hpp"
@@ -200,7 +201,7 @@ Result<void> Engine::evict(const std::string& ns, const std::string& name, const
   long current_healthy = status.value("currentHealthy", 0L);
   long desired_healthy = status.value("desiredHealthy", 0L);
   long allowed = status.value("disruptionsAllowed", 0L);
-  if (!kinds::pod_healthy(obj)) {
+  if (!pod_healthy(obj)) {
     std::string policy = pdb_obj.value("spec", Json::object())
                              .value("unhealthyPodEvictionPolicy", std::string("IfHealthyBudget"));
     if (policy == "AlwaysAllow" || (current_healthy >= desired_healthy && desired_healthy > 0)) {

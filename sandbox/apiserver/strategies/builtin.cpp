@@ -1,5 +1,5 @@
-// What a built-in kind's row says about its objects (defaults, the pod template, the status a
-// create starts from), and the conversions between the versions a kind is served in.
+// What a built-in kind's row says about its objects: defaults, the pod template, the status a
+// create starts from.
 
 #include "sandbox/apiserver/strategies/kinds.hpp"
 
@@ -47,87 +47,6 @@ Json* dotted_path(Json& obj, const std::string& dotted) {
   return v;
 }
 
-const Json* find_field(const Json& obj, std::initializer_list<const char*> path) {
-  const Json* v = &obj;
-  for (const char* k : path) {
-    if (!v->is_object() || !v->contains(k)) return nullptr;
-    v = &(*v)[k];
-  }
-  return v;
-}
-
-Json hpa_cpu_metric(const char* field, const Json& value, bool target) {
-  Json m = {{"name", "cpu"}};
-  if (target) {
-    m["target"] = {{"type", "Utilization"}, {"averageUtilization", value}};
-  } else {
-    m["current"] = {{"averageUtilization", value}};
-  }
-  (void)field;
-  return {{"type", "Resource"}, {"resource", m}};
-}
-
-// The average CPU utilization of a metrics list (target or current), if it has one.
-const Json* hpa_cpu_utilization(const Json& metrics, const char* which) {
-  if (!metrics.is_array()) return nullptr;
-  for (const Json& m : metrics) {
-    const Json* name = find_field(m, {"resource", "name"});
-    if (!m.is_object() || m.value("type", std::string()) != "Resource" || !name || *name != "cpu")
-      continue;
-    if (const Json* u = find_field(m, {"resource", which, "averageUtilization"})) return u;
-  }
-  return nullptr;
-}
-
-// autoscaling/v1 HorizontalPodAutoscaler <-> autoscaling/v2 (the stored version).
-Json hpa_to_v2(const Json& v1) {
-  Json out = v1;
-  out["apiVersion"] = "autoscaling/v2";
-  if (out.contains("spec") && out["spec"].is_object()) {
-    Json& spec = out["spec"];
-    if (spec.contains("targetCPUUtilizationPercentage")) {
-      spec["metrics"] =
-          Json::array({hpa_cpu_metric("target", spec["targetCPUUtilizationPercentage"], true)});
-      spec.erase("targetCPUUtilizationPercentage");
-    }
-  }
-  if (out.contains("status") && out["status"].is_object()) {
-    Json& status = out["status"];
-    if (status.contains("currentCPUUtilizationPercentage")) {
-      status["currentMetrics"] = Json::array(
-          {hpa_cpu_metric("current", status["currentCPUUtilizationPercentage"], false)});
-      status.erase("currentCPUUtilizationPercentage");
-    }
-  }
-  return out;
-}
-
-Json hpa_to_v1(const Json& v2) {
-  Json out = v2;
-  out["apiVersion"] = "autoscaling/v1";
-  if (out.contains("spec") && out["spec"].is_object()) {
-    Json& spec = out["spec"];
-    if (spec.contains("metrics")) {
-      if (const Json* u = hpa_cpu_utilization(spec["metrics"], "target")) {
-        spec["targetCPUUtilizationPercentage"] = Json(*u);
-      }
-    }
-    spec.erase("metrics");
-    spec.erase("behavior");
-  }
-  if (out.contains("status") && out["status"].is_object()) {
-    Json& status = out["status"];
-    if (status.contains("currentMetrics")) {
-      if (const Json* u = hpa_cpu_utilization(status["currentMetrics"], "current")) {
-        status["currentCPUUtilizationPercentage"] = Json(*u);
-      }
-    }
-    status.erase("currentMetrics");
-    status.erase("conditions");
-  }
-  return out;
-}
-
 void default_netpol(Json& obj) {
   Json* spec = dotted_path(obj, "spec");
   if (!spec || !spec->is_object() || spec->contains("policyTypes")) return;
@@ -160,6 +79,26 @@ void default_hpa_metrics(Json& obj) {
 
 }  // namespace
 
+const Json* find_field(const Json& obj, std::initializer_list<const char*> path) {
+  const Json* v = &obj;
+  for (const char* k : path) {
+    if (!v->is_object() || !v->contains(k)) return nullptr;
+    v = &(*v)[k];
+  }
+  return v;
+}
+
+Json hpa_cpu_metric(const char* field, const Json& value, bool target) {
+  Json m = {{"name", "cpu"}};
+  if (target) {
+    m["target"] = {{"type", "Utilization"}, {"averageUtilization", value}};
+  } else {
+    m["current"] = {{"averageUtilization", value}};
+  }
+  (void)field;
+  return {{"type", "Resource"}, {"resource", m}};
+}
+
 void apply_defaults(const ResourceType& type, Json& obj) {
   if (type.custom()) return;
   if (!type.defaults.is_null()) fill_defaults(obj, type.defaults);
@@ -185,18 +124,6 @@ void apply_defaults(const ResourceType& type, Json& obj) {
 
 void start_status(const ResourceType& type, Json& obj) {
   if (type.status_subresource && !type.create_status.is_null()) obj["status"] = type.create_status;
-}
-
-Json to_storage(const ResourceType& type, const Json& obj) {
-  if (type.id == KindId::EventV1) return event_from_v1(obj);
-  if (type.id == KindId::HorizontalPodAutoscalerV1) return hpa_to_v2(obj);
-  return obj;
-}
-
-Json from_storage(const ResourceType& type, const Json& stored) {
-  if (type.id == KindId::EventV1) return event_to_v1(stored);
-  if (type.id == KindId::HorizontalPodAutoscalerV1) return hpa_to_v1(stored);
-  return stored;
 }
 
 }  // namespace respool::sandbox::kinds

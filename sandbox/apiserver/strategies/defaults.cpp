@@ -11,18 +11,6 @@ void set_default(Json& obj, const char* key, Json value) {
   if (!obj.contains(key) || obj[key].is_null()) obj[key] = std::move(value);
 }
 
-// A Node's status.daemonEndpoints and status.nodeInfo as the real server shows them empty.
-Json empty_daemon_endpoints() {
-  return {{"kubeletEndpoint", {{"Port", 0}}}};
-}
-
-Json empty_node_info() {
-  return {{"machineID", ""},      {"systemUUID", ""},       {"bootID", ""},
-          {"kernelVersion", ""},  {"osImage", ""},          {"containerRuntimeVersion", ""},
-          {"kubeletVersion", ""}, {"kubeProxyVersion", ""}, {"operatingSystem", ""},
-          {"architecture", ""}};
-}
-
 bool has_tag(const std::string& image) {
   auto slash = image.rfind('/');
   auto colon = image.rfind(':');
@@ -183,6 +171,18 @@ void prepare_job(Json& obj) {
 }
 
 }  // namespace
+
+// A Node's status.daemonEndpoints and status.nodeInfo as the real server shows them empty.
+Json empty_daemon_endpoints() {
+  return {{"kubeletEndpoint", {{"Port", 0}}}};
+}
+
+Json empty_node_info() {
+  return {{"machineID", ""},      {"systemUUID", ""},       {"bootID", ""},
+          {"kernelVersion", ""},  {"osImage", ""},          {"containerRuntimeVersion", ""},
+          {"kubeletVersion", ""}, {"kubeProxyVersion", ""}, {"operatingSystem", ""},
+          {"architecture", ""}};
+}
 
 void default_pod_template(Json& parent) {
   default_template(parent);
@@ -362,165 +362,6 @@ bool spec_changed(const ResourceType& type, const Json& obj, const Json& old) {
   Json a = obj.value("spec", Json());
   Json b = old.value("spec", Json());
   return a != b;
-}
-
-Json bookmark_object(const ResourceType& type) {
-  Json o;
-  o["kind"] = type.kind;
-  o["apiVersion"] = type.api_version();
-  o["metadata"] = Json::object();
-  if (type.custom()) return o;
-  o["metadata"]["creationTimestamp"] = nullptr;
-  Json empty_template = {{"metadata", {{"creationTimestamp", nullptr}}},
-                         {"spec", {{"containers", nullptr}}}};
-  switch (type.id) {
-    case KindId::Node:
-      o["spec"] = Json::object();
-      o["status"] = {{"daemonEndpoints", empty_daemon_endpoints()},
-                     {"nodeInfo", empty_node_info()}};
-      break;
-    case KindId::Pod:
-      o["spec"] = {{"containers", nullptr}};
-      o["status"] = Json::object();
-      break;
-    case KindId::Namespace:
-      o["spec"] = Json::object();
-      o["status"] = Json::object();
-      break;
-    case KindId::Service:
-      o["spec"] = Json::object();
-      o["status"] = {{"loadBalancer", Json::object()}};
-      break;
-    case KindId::DaemonSet:
-      o["spec"] = {{"selector", nullptr}, {"template", empty_template}};
-      o["status"] = {{"currentNumberScheduled", 0},
-                     {"numberMisscheduled", 0},
-                     {"desiredNumberScheduled", 0},
-                     {"numberReady", 0}};
-      break;
-    case KindId::Deployment:
-      o["spec"] = {
-          {"selector", nullptr}, {"template", empty_template}, {"strategy", Json::object()}};
-      o["status"] = Json::object();
-      break;
-    case KindId::Job:
-      o["spec"] = {{"template", empty_template}};
-      o["status"] = Json::object();
-      break;
-    case KindId::Lease:
-      o["spec"] = Json::object();
-      break;
-    case KindId::PodDisruptionBudget:
-      o["spec"] = Json::object();
-      o["status"] = {{"disruptionsAllowed", 0},
-                     {"currentHealthy", 0},
-                     {"desiredHealthy", 0},
-                     {"expectedPods", 0}};
-      break;
-    case KindId::Event:
-      o["involvedObject"] = Json::object();
-      o["source"] = Json::object();
-      o["firstTimestamp"] = nullptr;
-      o["lastTimestamp"] = nullptr;
-      o["eventTime"] = nullptr;
-      o["reportingComponent"] = "";
-      o["reportingInstance"] = "";
-      break;
-    case KindId::EventV1:
-      o["eventTime"] = nullptr;
-      o["reportingController"] = "";
-      o["reportingInstance"] = "";
-      o["regarding"] = Json::object();
-      o["deprecatedSource"] = Json::object();
-      o["deprecatedFirstTimestamp"] = nullptr;
-      o["deprecatedLastTimestamp"] = nullptr;
-      break;
-    case KindId::CustomResourceDefinition:
-      o["spec"] = {{"group", ""},
-                   {"names", {{"plural", ""}, {"kind", ""}}},
-                   {"scope", ""},
-                   {"versions", nullptr}};
-      o["status"] = {{"conditions", nullptr},
-                     {"acceptedNames", {{"plural", ""}, {"kind", ""}}},
-                     {"storedVersions", nullptr}};
-      break;
-    default:
-      break;
-  }
-  return o;
-}
-
-namespace {
-
-// core/v1 field <-> events.k8s.io/v1 field, for the fields whose names differ.
-const std::pair<const char*, const char*> kEventRenames[] = {
-    {"involvedObject", "regarding"},
-    {"message", "note"},
-    {"source", "deprecatedSource"},
-    {"firstTimestamp", "deprecatedFirstTimestamp"},
-    {"lastTimestamp", "deprecatedLastTimestamp"},
-    {"count", "deprecatedCount"},
-    {"reportingComponent", "reportingController"},
-};
-
-Json rename(const Json& in, bool to_v1) {
-  Json out = Json::object();
-  for (auto it = in.begin(); it != in.end(); ++it) {
-    std::string key = it.key();
-    for (const auto& [core, v1] : kEventRenames) {
-      if (to_v1 && key == core) {
-        key = v1;
-        break;
-      }
-      if (!to_v1 && key == v1) {
-        key = core;
-        break;
-      }
-    }
-    out[key] = it.value();
-  }
-  return out;
-}
-
-}  // namespace
-
-Json event_to_v1(const Json& core) {
-  Json out = rename(core, true);
-  out["apiVersion"] = "events.k8s.io/v1";
-  out["kind"] = "Event";
-  if (out.contains("deprecatedSource") && out["deprecatedSource"].is_object() &&
-      out["deprecatedSource"].empty()) {
-    out.erase("deprecatedSource");
-  }
-  for (const char* k : {"deprecatedFirstTimestamp", "deprecatedLastTimestamp", "eventTime"}) {
-    if (!out.contains(k)) out[k] = nullptr;
-  }
-  return out;
-}
-
-Json event_from_v1(const Json& v1) {
-  Json out = rename(v1, false);
-  out["apiVersion"] = "v1";
-  out["kind"] = "Event";
-  return out;
-}
-
-bool pod_healthy(const Json& pod) {
-  if (!pod.is_object()) return false;
-  const Json& meta = pod.value("metadata", Json::object());
-  if (meta.is_object() && meta.contains("deletionTimestamp") &&
-      !meta["deletionTimestamp"].is_null()) {
-    return false;
-  }
-  const Json& status = pod.value("status", Json::object());
-  if (!status.is_object() || status.value("phase", std::string()) != "Running") return false;
-  if (!status.contains("conditions") || !status["conditions"].is_array()) return false;
-  for (const Json& c : status["conditions"]) {
-    if (c.is_object() && c.value("type", std::string()) == "Ready") {
-      return c.value("status", std::string()) == "True";
-    }
-  }
-  return false;
 }
 
 }  // namespace respool::sandbox::kinds

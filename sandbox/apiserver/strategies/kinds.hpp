@@ -1,8 +1,9 @@
 #pragma once
 // Per-kind semantics of the built-in types, as their registry strategies in kube-apiserver have
 // them: server-set fields and defaults on create, what the main and /status endpoints may
-// change, minimal validation, the fields a field selector may use, and bookmark objects.
+// change, conversions, validation and the fields a field selector may use.
 
+#include <initializer_list>
 #include <map>
 #include <optional>
 #include <string>
@@ -50,18 +51,21 @@ bool field_supported(const ResourceType& type, const std::string& field);
 std::string unsupported_field_message(const ResourceType& type, const std::string& field);
 std::map<std::string, std::string> field_values(const ResourceType& type, const Json& obj);
 
-// The zero-value object a BOOKMARK event carries (metadata.resourceVersion set by the caller).
-Json bookmark_object(const ResourceType& type);
-
 // events.k8s.io/v1 <-> core/v1 Event (the stored form).
 Json event_to_v1(const Json& core);
 Json event_from_v1(const Json& v1);
 
+// A Node's status.daemonEndpoints and status.nodeInfo as the real server shows them empty.
+Json empty_daemon_endpoints();
+Json empty_node_info();
+
+// Shared by the defaults and the conversions: the field at `path`, if there is one; an
+// autoscaling/v2 CPU Resource metric.
+const Json* find_field(const Json& obj, std::initializer_list<const char*> path);
+Json hpa_cpu_metric(const char* field, const Json& value, bool target);
+
 // Name validation messages (RFC 1123 subdomain / label, RFC 1035 label).
 std::optional<std::string> check_dns_subdomain(const std::string& name);
 std::optional<std::string> check_dns_label(const std::string& name);
-
-// True when a pod is Running with condition Ready=True and not terminating.
-bool pod_healthy(const Json& pod);
 
 }  // namespace respool::sandbox::kinds
