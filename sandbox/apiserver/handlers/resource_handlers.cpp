@@ -1,5 +1,5 @@
-// The verbs on resource paths: get, list, watch, create, update, patch, delete,
-// deletecollection, and the status, scale, eviction and binding subresources.
+// The verbs on resource paths, one function each (get, list, watch, create, update, patch,
+// delete, deletecollection), and the table of subresources served by handlers of their own.
 
 #include <charconv>
 
@@ -320,6 +320,209 @@ void handle_apply(Context& c, Engine& engine, const WriteOptions& options) {
                applied->warnings);
 }
 
+// What the verbs need of the Dispatcher beside the request.
+struct Server {
+  Engine& engine;
+  FaultInjector& faults;
+  const std::atomic<bool>& stopping;
+  rbac::TokenIssuer& tokens;
+  Authorizer& authorizer;
+  const User& user;
+  std::chrono::seconds watch_timeout;
+};
+
+void pod_log(Server& s, Context& c, WriteOptions*) {
+  serve_pod_log(s.engine, s.stopping, c.type, c.target, c.info.ns, c.info.name, c.responder);
+}
+
+void pod_exec(Server& s, Context& c, WriteOptions*) {
+  serve_pod_exec(s.engine, c.type, c.request, c.target, c.info.ns, c.info.name, c.responder);
+}
+
+void pod_attach(Server& s, Context& c, WriteOptions*) {
+  serve_pod_attach(s.engine, s.stopping, c.type, c.request, c.target, c.info.ns, c.info.name,
+                   c.responder);
+}
+
+void get_scale(Server& s, Context& c, WriteOptions*) {
+  auto scale = s.engine.get_scale(c.type, c.info.ns, c.info.name);
+  if (!scale) return respond_error(c, scale.error());
+  respond_text(c, 200, scale->dump());
+}
+
+void evict_or_bind(Server& s, Context& c, WriteOptions* options) {
+  bool evict = c.info.subresource == "eviction";
+  auto body = evict ? decode_object(c.request, "Eviction", "policy/v1")
+                    : decode_object(c.request, "Binding", "v1");
+  if (!body) return respond_error(c, body.error());
+  auto done = evict ? s.engine.evict(c.info.ns, c.info.name, *body, options->dry_run)
+                    : s.engine.bind(c.info.ns, c.info.name, *body, options->dry_run);
+  if (!done) return respond_error(c, done.error());
+  respond_success(c, 201);
+}
+
+void create_token(Server& s, Context& c, WriteOptions*) {
+  auto body = decode_object(c.request, "TokenRequest", "authentication.k8s.io/v1");
+  if (!body) return respond_error(c, body.error());
+  auto token = issue_token(s.engine, s.tokens, c.info.ns, c.info.name, *body);
+  if (!token) return respond_error(c, token.error());
+  respond_text(c, 201, token->dump());
+}
+
+// The subresources served by handlers of their own; the others (status, scale's writes,
+// approval, ephemeralcontainers, finalize) are the object's get, update and patch on a part of
+// it. `writes`: served after the write options are read and checked.
+struct Subresource {
+  const char* verb;
+  const char* name;
+  bool writes;
+  void (*serve)(Server&, Context&, WriteOptions*);
+};
+constexpr Subresource kSubresources[] = {
+    {"get", "log", false, pod_log},
+    {"get", "exec", false, pod_exec},
+    {"get", "attach", false, pod_attach},
+    // SPDY (POST), kubectl's fallback after a failed WebSocket upgrade: the same checks answer.
+    {"create", "exec", false, pod_exec},
+    {"create", "attach", false, pod_attach},
+    {"get", "scale", false, get_scale},
+    {"create", "eviction", true, evict_or_bind},
+    {"create", "binding", true, evict_or_bind},
+    {"create", "token", true, create_token},
+};
+
+const Subresource* find_subresource(const Context& c, bool writes) {
+  for (const Subresource& sub : kSubresources) {
+    if (sub.writes == writes && c.info.verb == sub.verb && c.info.subresource == sub.name) {
+      return &sub;
+    }
+  }
+  return nullptr;
+}
+
+void serve_get(Server& s, Context& c) {
+  const std::string& sub = c.info.subresource;
+  if (!sub.empty() && sub != "status" && sub != "ephemeralcontainers") {
+    return respond_error(c, method_not_allowed());
+  }
+  auto obj = s.engine.get(c.type, c.info.ns, c.info.name);
+  if (!obj) return respond_error(c, obj.error());
+  StoredObject shown = *obj;
+  shown.text = s.engine.present_text(c.type, *obj);
+  if (c.type.converted) {
+    shown.obj = std::make_shared<const Json>(s.engine.present(c.type, *obj->obj));
+  }
+  respond_object(c, 200, shown, s.engine.clock().now());
+}
+
+void serve_create(Server& s, Context& c, const WriteOptions& options) {
+  if (!c.info.name.empty()) return respond_error(c, method_not_allowed());
+  auto body = object_body(c);
+  if (!body) return respond_error(c, body.error());
+  if (auto denied = s.authorizer.check_escalation(s.user, c.type, c.info.ns, *body)) {
+    return respond_error(c, *denied);
+  }
+  auto created = s.engine.create(c.type, c.info.ns, std::move(*body), options);
+  if (!created) return respond_error(c, created.error());
+  respond_text(c, 201, *s.engine.present_text(c.type, created->object), created->warnings);
+}
+
+void serve_delete_collection(Server& s, Context& c) {
+  const auto& verbs = c.type.verbs;
+  if (std::find(verbs.begin(), verbs.end(), "deletecollection") == verbs.end()) {
+    return respond_error(c, method_not_allowed());
+  }
+  auto sel = selectors_of(c);
+  if (!sel) return respond_error(c, sel.error());
+  auto del = delete_options(c);
+  if (!del) return respond_error(c, del.error());
+  ListOptions lo;
+  lo.selectors = std::move(*sel);
+  auto gone = s.engine.remove_collection(c.type, c.info.ns, lo, *del);
+  if (!gone) return respond_error(c, gone.error());
+  std::string body = "{\"kind\":\"" + c.type.list_kind + "\",\"apiVersion\":\"" +
+                     c.type.api_version() + "\",\"metadata\":{},\"items\":[";
+  for (std::size_t i = 0; i < gone->size(); ++i) {
+    if (i) body += ',';
+    body += *s.engine.present_text(c.type, (*gone)[i]);
+  }
+  respond_text(c, 200, body + "]}");
+}
+
+void serve_update(Server& s, Context& c, const WriteOptions& options) {
+  const std::string& sub = c.info.subresource;
+  auto body = sub == "scale" ? decode_object(c.request, "Scale", "autoscaling/v1") : object_body(c);
+  if (!body) return respond_error(c, body.error());
+  if (sub.empty()) {
+    if (auto denied = s.authorizer.check_escalation(s.user, c.type, c.info.ns, *body)) {
+      return respond_error(c, *denied);
+    }
+  }
+  if (sub == "scale") {
+    auto scale = s.engine.update_scale(c.type, c.info.ns, c.info.name, std::move(*body), options);
+    if (!scale) return respond_error(c, scale.error());
+    return respond_text(c, 200, scale->dump());
+  }
+  auto updated = s.engine.update(c.type, c.info.ns, c.info.name, std::move(*body), options, sub);
+  if (!updated) return respond_error(c, updated.error());
+  respond_text(c, updated->created ? 201 : 200, *s.engine.present_text(c.type, updated->object),
+               updated->warnings);
+}
+
+void serve_patch(Server& s, Context& c, const WriteOptions& options) {
+  const std::string& sub = c.info.subresource;
+  std::string ptype = patch_type_of(c);
+  if (auto bad = check_patch_type(c, ptype)) return respond_error(c, *bad);
+  bool apply = ptype == "application/apply-patch+yaml";
+  if (auto bad = check_patch_options(c, apply)) return respond_error(c, *bad);
+  if (apply) return handle_apply(c, s.engine, options);
+  auto patch = decode_patch(c.request, c.type.kind);
+  if (!patch) return respond_error(c, patch.error());
+  if (sub == "scale") {
+    auto scale = s.engine.patch_scale(c.type, c.info.ns, c.info.name, ptype, *patch, options);
+    if (!scale) return respond_error(c, scale.error());
+    return respond_text(c, 200, scale->dump());
+  }
+  auto patched = s.engine.patch(c.type, c.info.ns, c.info.name, ptype, *patch, options, sub);
+  if (!patched) return respond_error(c, patched.error());
+  respond_text(c, 200, *s.engine.present_text(c.type, patched->object), patched->warnings);
+}
+
+// The subresources a named object's update, patch and delete reach (the others: 405).
+bool on_object(const std::string& sub, const std::string& verb) {
+  return sub.empty() || sub == "status" || sub == "scale" || sub == "approval" ||
+         sub == "ephemeralcontainers" || (sub == "finalize" && verb == "update");
+}
+
+// One function per verb, and the table of subresources.
+void serve_verb(Server& s, Context& c) {
+  const std::string& verb = c.info.verb;
+  if (verb == "list") return handle_list(c, s.engine);
+  if (verb == "watch") return handle_watch(c, s.engine, s.faults, s.stopping, s.watch_timeout);
+  if (const Subresource* sub = find_subresource(c, false)) return sub->serve(s, c, nullptr);
+  if (verb == "get") return serve_get(s, c);
+  auto options = write_options(c.target, verb);
+  if (!options) return respond_error(c, options.error());
+  if (verb == "create" || verb == "update" || verb == "patch") {
+    if (auto bad = check_field_manager(param(c.target, "fieldManager"), options_kind(verb))) {
+      return respond_error(c, *bad);
+    }
+  }
+  options->field_manager = field_manager_of(c.request, c.target);
+  if (const Subresource* sub = find_subresource(c, true)) return sub->serve(s, c, &*options);
+  if (verb == "create") return serve_create(s, c, *options);
+  if (c.info.name.empty()) {
+    if (verb == "deletecollection") return serve_delete_collection(s, c);
+    return respond_error(c, method_not_allowed());
+  }
+  // binding, eviction, token, log, proxy, ...
+  if (!on_object(c.info.subresource, verb)) return respond_error(c, method_not_allowed());
+  if (verb == "update") return serve_update(s, c, *options);
+  if (verb == "patch") return serve_patch(s, c, *options);
+  if (verb == "delete" && c.info.subresource.empty()) return handle_delete(c, s.engine);
+  respond_error(c, method_not_allowed());
+}
+
 }  // namespace
 
 void Dispatcher::resource(const http::ServerRequest& request, const http::Target& target,
@@ -345,154 +548,8 @@ void Dispatcher::resource(const http::ServerRequest& request, const http::Target
                                                : page_not_found());
   }
   Context c{request, target, info, *type, *rep, responder};
-  if (verb == "list") return handle_list(c, engine_);
-  if (verb == "watch") {
-    return handle_watch(c, engine_, faults_, stopping_, options_.default_watch_timeout);
-  }
-  if (verb == "get" && type->kind == "Pod" && type->group.empty()) {
-    if (sub == "log") {
-      return serve_pod_log(engine_, stopping_, *type, target, info.ns, info.name, responder);
-    }
-    if (sub == "exec") {
-      return serve_pod_exec(engine_, *type, request, target, info.ns, info.name, responder);
-    }
-    if (sub == "attach") {
-      return serve_pod_attach(engine_, stopping_, *type, request, target, info.ns, info.name,
-                              responder);
-    }
-  }
-  if (verb == "create" && (sub == "exec" || sub == "attach") && type->kind == "Pod" &&
-      type->group.empty()) {
-    // SPDY (POST), kubectl's fallback after a failed WebSocket upgrade: the same checks answer.
-    if (sub == "attach") {
-      return serve_pod_attach(engine_, stopping_, *type, request, target, info.ns, info.name,
-                              responder);
-    }
-    return serve_pod_exec(engine_, *type, request, target, info.ns, info.name, responder);
-  }
-  if (verb == "get") {
-    if (sub == "scale") {
-      auto scale = engine_.get_scale(*type, info.ns, info.name);
-      if (!scale) return respond_error(c, scale.error());
-      return respond_text(c, 200, scale->dump());
-    }
-    if (!sub.empty() && sub != "status" && sub != "ephemeralcontainers") {
-      return respond_error(c, method_not_allowed());
-    }
-    auto obj = engine_.get(*type, info.ns, info.name);
-    if (!obj) return respond_error(c, obj.error());
-    StoredObject shown = *obj;
-    shown.text = engine_.present_text(*type, *obj);
-    if (type->converted) {
-      shown.obj = std::make_shared<const Json>(engine_.present(*type, *obj->obj));
-    }
-    return respond_object(c, 200, shown, engine_.clock().now());
-  }
-  auto options = write_options(target, verb);
-  if (!options) return respond_error(c, options.error());
-  if (verb == "create" || verb == "update" || verb == "patch") {
-    if (auto bad = check_field_manager(param(target, "fieldManager"), options_kind(verb))) {
-      return respond_error(c, *bad);
-    }
-  }
-  options->field_manager = field_manager_of(request, target);
-  if (verb == "create") {
-    if (sub == "eviction" || sub == "binding") {
-      auto body = sub == "eviction" ? decode_object(request, "Eviction", "policy/v1")
-                                    : decode_object(request, "Binding", "v1");
-      if (!body) return respond_error(c, body.error());
-      auto done = sub == "eviction" ? engine_.evict(info.ns, info.name, *body, options->dry_run)
-                                    : engine_.bind(info.ns, info.name, *body, options->dry_run);
-      if (!done) return respond_error(c, done.error());
-      return respond_success(c, 201);
-    }
-    if (sub == "token") {
-      auto body = decode_object(request, "TokenRequest", "authentication.k8s.io/v1");
-      if (!body) return respond_error(c, body.error());
-      auto token = issue_token(engine_, tokens_, info.ns, info.name, *body);
-      if (!token) return respond_error(c, token.error());
-      return respond_text(c, 201, token->dump());
-    }
-    if (!info.name.empty()) return respond_error(c, method_not_allowed());
-    auto body = object_body(c);
-    if (!body) return respond_error(c, body.error());
-    if (auto denied = authorizer_.check_escalation(user, *type, info.ns, *body)) {
-      return respond_error(c, *denied);
-    }
-    auto created = engine_.create(*type, info.ns, std::move(*body), *options);
-    if (!created) return respond_error(c, created.error());
-    StoredObject shown = created->object;
-    shown.text = engine_.present_text(*type, created->object);
-    return respond_text(c, 201, *shown.text, created->warnings);
-  }
-  if (info.name.empty()) {
-    if (verb == "deletecollection") {
-      if (std::find(type->verbs.begin(), type->verbs.end(), "deletecollection") ==
-          type->verbs.end()) {
-        return respond_error(c, method_not_allowed());
-      }
-      auto sel = selectors_of(c);
-      if (!sel) return respond_error(c, sel.error());
-      auto del = delete_options(c);
-      if (!del) return respond_error(c, del.error());
-      ListOptions lo;
-      lo.selectors = std::move(*sel);
-      auto gone = engine_.remove_collection(*type, info.ns, lo, *del);
-      if (!gone) return respond_error(c, gone.error());
-      std::string body = "{\"kind\":\"" + type->list_kind + "\",\"apiVersion\":\"" +
-                         type->api_version() + "\",\"metadata\":{},\"items\":[";
-      for (std::size_t i = 0; i < gone->size(); ++i) {
-        if (i) body += ',';
-        body += *engine_.present_text(*type, (*gone)[i]);
-      }
-      return respond_text(c, 200, body + "]}");
-    }
-    return respond_error(c, method_not_allowed());
-  }
-  if (sub != "" && sub != "status" && sub != "scale" && sub != "approval" &&
-      sub != "ephemeralcontainers" && !(sub == "finalize" && verb == "update")) {
-    return respond_error(c, method_not_allowed());  // binding, eviction, token, log, proxy, ...
-  }
-  if (verb == "update") {
-    auto body = sub == "scale" ? decode_object(request, "Scale", "autoscaling/v1") : object_body(c);
-    if (!body) return respond_error(c, body.error());
-    if (sub.empty()) {
-      if (auto denied = authorizer_.check_escalation(user, *type, info.ns, *body)) {
-        return respond_error(c, *denied);
-      }
-    }
-    if (sub == "scale") {
-      auto scale = engine_.update_scale(*type, info.ns, info.name, std::move(*body), *options);
-      if (!scale) return respond_error(c, scale.error());
-      return respond_text(c, 200, scale->dump());
-    }
-    auto updated = engine_.update(*type, info.ns, info.name, std::move(*body), *options, sub);
-    if (!updated) return respond_error(c, updated.error());
-    return respond_text(c, updated->created ? 201 : 200,
-                        *engine_.present_text(*type, updated->object), updated->warnings);
-  }
-  if (verb == "patch") {
-    std::string ptype = patch_type_of(c);
-    if (auto bad = check_patch_type(c, ptype)) return respond_error(c, *bad);
-    bool apply = ptype == "application/apply-patch+yaml";
-    if (auto bad = check_patch_options(c, apply)) return respond_error(c, *bad);
-    if (apply) return handle_apply(c, engine_, *options);
-    auto patch = decode_patch(request, type->kind);
-    if (!patch) return respond_error(c, patch.error());
-    if (sub == "scale") {
-      auto scale = engine_.patch_scale(*type, info.ns, info.name, ptype, *patch, *options);
-      if (!scale) return respond_error(c, scale.error());
-      return respond_text(c, 200, scale->dump());
-    }
-    auto patched = engine_.patch(*type, info.ns, info.name, ptype, *patch, *options, sub);
-    if (!patched) return respond_error(c, patched.error());
-    return respond_text(c, 200, *engine_.present_text(*type, patched->object), patched->warnings);
-  }
-  if (verb == "delete") {
-    if (!sub.empty()) return respond_error(c, method_not_allowed());
-    return handle_delete(c, engine_);
-  }
-  respond_error(c, method_not_allowed());
+  Server s{engine_, faults_, stopping_, tokens_, authorizer_, user, options_.default_watch_timeout};
+  serve_verb(s, c);
 }
 
 }  // namespace respool::sandbox

@@ -44,6 +44,53 @@ std::optional<ApiError> check_type_meta(const ResourceType& type, Json& body) {
   return std::nullopt;
 }
 
+// What the server owns comes from the stored object, as rest.BeforeUpdate takes it: the
+// generation, the uid when none was sent, the creation time, and a deletion time and grace
+// period the object already has. Setting or changing those otherwise is left to validation
+// (metadata.deletionTimestamp: field is immutable).
+void keep_server_fields(Json& meta, const Json& old) {
+  const Json& was = old["metadata"];
+  const bool had_deletion = has_deletion_timestamp(old);
+  const bool sent_grace =
+      meta.contains("deletionGracePeriodSeconds") && !meta["deletionGracePeriodSeconds"].is_null();
+  Json sent_deletion = meta.value("deletionTimestamp", Json());
+  Json grace = meta.value("deletionGracePeriodSeconds", Json());
+  clear_server_fields(meta);
+  for (const char* f : {"uid", "creationTimestamp", "generation"}) {
+    if (was.contains(f)) meta[f] = was[f];
+  }
+  if (had_deletion) {
+    meta["deletionTimestamp"] = was["deletionTimestamp"];
+  } else if (!sent_deletion.is_null()) {
+    meta["deletionTimestamp"] = sent_deletion;
+  }
+  if (was.contains("deletionGracePeriodSeconds") && !sent_grace) {
+    meta["deletionGracePeriodSeconds"] = was["deletionGracePeriodSeconds"];
+  } else if (sent_grace) {
+    meta["deletionGracePeriodSeconds"] = grace;
+  }
+}
+
+// pods/ephemeralcontainers and namespaces/finalize: only spec.ephemeralContainers or
+// spec.finalizers comes from the request.
+Json take_subresource(const std::string& subresource, const Json& body, const Json& old) {
+  Json merged = old;
+  merged["metadata"]["resourceVersion"] = body["metadata"].value("resourceVersion", "");
+  if (subresource == "finalize") {
+    merged["spec"]["finalizers"] = body.contains("spec") && body["spec"].is_object()
+                                       ? body["spec"].value("finalizers", Json::array())
+                                       : Json::array();
+    return merged;
+  }
+  const Json spec = body.value("spec", Json::object());
+  if (spec.is_object() && spec.contains("ephemeralContainers")) {
+    merged["spec"]["ephemeralContainers"] = spec["ephemeralContainers"];
+  } else {
+    merged["spec"].erase("ephemeralContainers");
+  }
+  return merged;
+}
+
 ApiError invalid_for(const ResourceType& type, const std::string& name,
                      const std::vector<Cause>& causes) {
   return invalid(type.group, type.kind, name, causes);
@@ -111,14 +158,15 @@ Result<WriteResult> Engine::create_locked(const ResourceType& type, const std::s
     if (type.status_subresource) body.erase("status");
     if (auto e = apply_schema(type, body, options, warnings)) return std::unexpected(*e);
   }
-  const Json requested = type.id == KindId::Service ? body : Json();
+  const kinds::Strategy& strategy = kinds::strategy(type);
+  const Json requested = strategy.allocates_node_ports ? body : Json();
   kinds::prepare_create(type, body, clock_.now());
-  if (type.id == KindId::CustomResourceDefinition) crd_prepare_create(body);
+  if (strategy.prepare_create) strategy.prepare_create(body);
 
   std::string generate = meta.value("generateName", std::string());
   bool generated = meta.value("name", std::string()).empty() && !generate.empty();
   if (generated) meta["name"] = generate + random_suffix();
-  if (type.id == KindId::Service) {
+  if (strategy.allocates_node_ports) {
     // The Service storage allocates (BeginCreate) before it validates.
     auto taken = kinds::node_ports_in_use(store_.find(type.storage).get(), "");
     auto refused = kinds::claim_node_ports(requested, body, taken);
@@ -127,8 +175,8 @@ Result<WriteResult> Engine::create_locked(const ResourceType& type, const std::s
   std::vector<Cause> causes = type.custom()
                                   ? custom_resource_validate(type, body, nullptr, warnings)
                                   : kinds::validate(type, body, nullptr);
-  if (type.id == KindId::CustomResourceDefinition) {
-    auto more = crd_validate(body, nullptr, &warnings);
+  if (strategy.validate) {
+    auto more = strategy.validate(body, nullptr, &warnings);
     causes.insert(causes.end(), more.begin(), more.end());
   }
   if (!causes.empty()) return std::unexpected(invalid_for(type, object_name(body), causes));
@@ -211,67 +259,28 @@ Result<WriteResult> Engine::update_locked(const ResourceType& type, const std::s
                                     "Precondition failed: UID in precondition: " + uid +
                                         ", UID in object meta: " + object_uid(old)));
   }
-  // What the server owns comes from the stored object, as rest.BeforeUpdate takes it: the
-  // generation, the uid when none was sent, the creation time, and a deletion time and grace
-  // period the object already has. Setting or changing those otherwise is left to validation
-  // (metadata.deletionTimestamp: field is immutable).
   meta["name"] = name;
   if (type.namespaced) meta["namespace"] = ns;
-  const Json& was = old["metadata"];
-  const bool had_deletion = has_deletion_timestamp(old);
-  const bool sent_grace =
-      meta.contains("deletionGracePeriodSeconds") && !meta["deletionGracePeriodSeconds"].is_null();
-  Json sent_deletion = meta.value("deletionTimestamp", Json());
-  Json grace = meta.value("deletionGracePeriodSeconds", Json());
-  clear_server_fields(meta);
-  for (const char* f : {"uid", "creationTimestamp", "generation"}) {
-    if (was.contains(f)) meta[f] = was[f];
-  }
-  if (had_deletion) {
-    meta["deletionTimestamp"] = was["deletionTimestamp"];
-  } else if (!sent_deletion.is_null()) {
-    meta["deletionTimestamp"] = sent_deletion;
-  }
-  if (was.contains("deletionGracePeriodSeconds") && !sent_grace) {
-    meta["deletionGracePeriodSeconds"] = was["deletionGracePeriodSeconds"];
-  } else if (sent_grace) {
-    meta["deletionGracePeriodSeconds"] = grace;
-  }
-  const Json requested = type.id == KindId::Service ? body : Json();
+  keep_server_fields(meta, old);
+  const kinds::Strategy& strategy = kinds::strategy(type);
+  const Json requested = strategy.allocates_node_ports ? body : Json();
   if (subresource == "status" || subresource == "approval") {
     kinds::prepare_status_update(type, body, old);
-  } else if (subresource == "ephemeralcontainers") {
-    // pods/ephemeralcontainers: only spec.ephemeralContainers comes from the request.
-    Json merged = old;
-    merged["metadata"]["resourceVersion"] = body["metadata"].value("resourceVersion", "");
-    const Json spec = body.value("spec", Json::object());
-    if (spec.is_object() && spec.contains("ephemeralContainers")) {
-      merged["spec"]["ephemeralContainers"] = spec["ephemeralContainers"];
-    } else {
-      merged["spec"].erase("ephemeralContainers");
-    }
-    body = std::move(merged);
-  } else if (subresource == "finalize") {
-    // namespaces/finalize: only spec.finalizers comes from the request.
-    Json merged = old;
-    merged["metadata"]["resourceVersion"] = body["metadata"].value("resourceVersion", "");
-    merged["spec"]["finalizers"] = body.contains("spec") && body["spec"].is_object()
-                                       ? body["spec"].value("finalizers", Json::array())
-                                       : Json::array();
-    body = std::move(merged);
+  } else if (subresource == "ephemeralcontainers" || subresource == "finalize") {
+    body = take_subresource(subresource, body, old);
   } else {
     kinds::prepare_update(type, body, old);
-    if (type.id == KindId::CustomResourceDefinition) crd_prepare_update(body, old);
+    if (strategy.prepare_update) strategy.prepare_update(body, old);
   }
   if (auto e = apply_schema(type, body, options, warnings)) return std::unexpected(*e);
   std::vector<Cause> causes = type.custom() ? custom_resource_validate(type, body, &old, warnings)
                                             : kinds::validate(type, body, &old);
-  if (type.id == KindId::CustomResourceDefinition) {
-    auto more = crd_validate(body, &old, &warnings);
+  if (strategy.validate) {
+    auto more = strategy.validate(body, &old, &warnings);
     causes.insert(causes.end(), more.begin(), more.end());
   }
   if (!causes.empty()) return std::unexpected(invalid_for(type, name, causes));
-  if (type.id == KindId::Service && subresource.empty()) {
+  if (strategy.allocates_node_ports && subresource.empty()) {
     // On update the Service storage allocates (BeginUpdate) after validation.
     auto taken = kinds::node_ports_in_use(store_.find(type.storage).get(), key);
     auto refused = kinds::claim_node_ports(requested, body, taken);

@@ -7,10 +7,6 @@
 namespace respool::sandbox::kinds {
 namespace {
 
-void set_default(Json& obj, const char* key, Json value) {
-  if (!obj.contains(key) || obj[key].is_null()) obj[key] = std::move(value);
-}
-
 bool has_tag(const std::string& image) {
   auto slash = image.rfind('/');
   auto colon = image.rfind(':');
@@ -171,6 +167,10 @@ void prepare_job(Json& obj) {
 }
 
 }  // namespace
+
+void set_default(Json& obj, const char* key, Json value) {
+  if (!obj.contains(key) || obj[key].is_null()) obj[key] = std::move(value);
+}
 
 // A Node's status.daemonEndpoints and status.nodeInfo as the real server shows them empty.
 Json empty_daemon_endpoints() {

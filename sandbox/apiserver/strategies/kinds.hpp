@@ -43,6 +43,17 @@ void prepare_status_update(const ResourceType& type, Json& obj, const Json& old)
 // resources only the metadata rules apply here; the schema is checked elsewhere.
 std::vector<Cause> validate(const ResourceType& type, const Json& obj, const Json* old);
 
+// What a kind adds to the engine's generic create and update beside the functions above, as its
+// registry strategy and REST storage do in kube-apiserver (the table: strategies/table.cpp).
+struct Strategy {
+  void (*prepare_create)(Json& obj) = nullptr;                   // PrepareForCreate
+  void (*prepare_update)(Json& obj, const Json& old) = nullptr;  // PrepareForUpdate
+  std::vector<Cause> (*validate)(const Json& obj, const Json* old,
+                                 std::vector<std::string>* warnings) = nullptr;
+  bool allocates_node_ports = false;  // on create before validation, on update after it
+};
+const Strategy& strategy(const ResourceType& type);
+
 // Whether the object's spec changed in the sense of metadata.generation.
 bool spec_changed(const ResourceType& type, const Json& obj, const Json& old);
 
@@ -54,6 +65,9 @@ std::map<std::string, std::string> field_values(const ResourceType& type, const 
 // events.k8s.io/v1 <-> core/v1 Event (the stored form).
 Json event_to_v1(const Json& core);
 Json event_from_v1(const Json& v1);
+
+// obj[key] = value unless obj has a non-null key.
+void set_default(Json& obj, const char* key, Json value);
 
 // A Node's status.daemonEndpoints and status.nodeInfo as the real server shows them empty.
 Json empty_daemon_endpoints();

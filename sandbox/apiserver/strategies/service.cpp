@@ -53,10 +53,6 @@ bool unset(const Json& v) {
   return v.is_null() || v == "" || v == 0 || (v.is_array() && v.empty());
 }
 
-void set_default(Json& obj, const char* key, Json value) {
-  if (!obj.contains(key) || obj[key].is_null()) obj[key] = std::move(value);
-}
-
 // SetDefaults_Service.
 void defaults(Json& spec) {
   if (!spec.contains("type") || spec["type"] == "") spec["type"] = "ClusterIP";
