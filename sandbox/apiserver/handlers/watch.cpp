@@ -107,6 +107,27 @@ bool in_scope(const WatchRequest& r, const std::string& key) {
          key[r.ns.size()] == '/';
 }
 
+// The changes of the collection after `cursor`, in the watch's namespace.
+std::vector<Pending> changes_after(const Collection& coll, std::uint64_t cursor,
+                                   const WatchRequest& request) {
+  std::vector<Pending> batch;
+  auto first = std::upper_bound(coll.history.begin(), coll.history.end(), cursor,
+                                [](std::uint64_t rv, const HistoryEvent& e) { return rv < e.rv; });
+  for (auto it = first; it != coll.history.end(); ++it) {
+    const std::string key =
+        Store::key(object_namespace(*it->object.obj), object_name(*it->object.obj));
+    if (in_scope(request, key)) batch.push_back({it->type, it->object, it->previous});
+  }
+  return batch;
+}
+
+// A bookmark every minute after `from`, and one just before the deadline.
+runtime::TimePoint next_bookmark_after(runtime::TimePoint from, runtime::TimePoint deadline) {
+  runtime::TimePoint next = from + kBookmarkEvery;
+  if (deadline - kBookmarkBeforeEnd > from) next = std::min(next, deadline - kBookmarkBeforeEnd);
+  return next;
+}
+
 }  // namespace
 
 std::string error_event(const ApiError& error) {
@@ -171,10 +192,7 @@ void serve_watch(Engine& engine, FaultInjector& faults, const std::atomic<bool>&
   if (initial && request.allow_bookmarks && !out.send_bookmark(cursor, true)) return;
 
   runtime::TimePoint deadline = start + request.timeout;
-  runtime::TimePoint next_bookmark = start + kBookmarkEvery;
-  if (request.timeout > kBookmarkBeforeEnd) {
-    next_bookmark = std::min(next_bookmark, deadline - kBookmarkBeforeEnd);
-  }
+  runtime::TimePoint next_bookmark = next_bookmark_after(start, deadline);
   while (true) {
     std::vector<Pending> batch;
     bool expired_behind = false;
@@ -195,15 +213,7 @@ void serve_watch(Engine& engine, FaultInjector& faults, const std::atomic<bool>&
         if (cursor < coll->horizon) {
           expired_behind = true;
         } else {
-          auto first =
-              std::upper_bound(coll->history.begin(), coll->history.end(), cursor,
-                               [](std::uint64_t rv, const HistoryEvent& e) { return rv < e.rv; });
-          for (auto it = first; it != coll->history.end(); ++it) {
-            const std::string key =
-                Store::key(object_namespace(*it->object.obj), object_name(*it->object.obj));
-            if (!in_scope(request, key)) continue;
-            batch.push_back({it->type, it->object, it->previous});
-          }
+          batch = changes_after(*coll, cursor, request);
           cursor = store.rv();
         }
       }
@@ -220,10 +230,7 @@ void serve_watch(Engine& engine, FaultInjector& faults, const std::atomic<bool>&
     if (now >= deadline) return;
     if (request.allow_bookmarks && now >= next_bookmark) {
       if (!out.send_bookmark(cursor, false)) return;
-      next_bookmark = now + kBookmarkEvery;
-      if (deadline - kBookmarkBeforeEnd > now) {
-        next_bookmark = std::min(next_bookmark, deadline - kBookmarkBeforeEnd);
-      }
+      next_bookmark = next_bookmark_after(now, deadline);
     }
   }
 }

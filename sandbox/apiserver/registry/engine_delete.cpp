@@ -31,6 +31,33 @@ void add_finalizer(Json& obj, const std::string& f) {
   if (std::find(list.begin(), list.end(), Json(f)) == list.end()) list.push_back(f);
 }
 
+// The preconditions (uid, resourceVersion) and the propagation policy of a delete.
+std::optional<ApiError> check_delete_options(const ResourceType& type, const std::string& name,
+                                             const StoredObject& current,
+                                             const DeleteOptions& options) {
+  const Json& obj = *current.obj;
+  if (options.precondition_uid && *options.precondition_uid != object_uid(obj)) {
+    return conflict(type.gr(), name,
+                    "Precondition failed: UID in precondition: " + *options.precondition_uid +
+                        ", UID in object meta: " + object_uid(obj));
+  }
+  if (options.precondition_resource_version &&
+      *options.precondition_resource_version != std::to_string(current.rv)) {
+    return conflict(type.gr(), name,
+                    "Precondition failed: ResourceVersion in precondition: " +
+                        *options.precondition_resource_version +
+                        ", ResourceVersion in object meta: " + std::to_string(current.rv));
+  }
+  const std::string& propagation = options.propagation;
+  if (!propagation.empty() && propagation != "Background" && propagation != "Foreground" &&
+      propagation != "Orphan") {
+    return invalid("meta.k8s.io", "DeleteOptions", "",
+                   {field_not_supported("propagationPolicy", propagation,
+                                        {"Foreground", "Background", "Orphan", "nil"})});
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 Result<DeleteResult> Engine::remove(const ResourceType& type, const std::string& ns,
@@ -51,28 +78,8 @@ Result<DeleteResult> Engine::remove_locked(const ResourceType& type, const std::
   const StoredObject current_copy = *found;
   const StoredObject* current = &current_copy;
   const Json& obj = *current->obj;
-  if (options.precondition_uid && *options.precondition_uid != object_uid(obj)) {
-    return std::unexpected(
-        conflict(type.gr(), name,
-                 "Precondition failed: UID in precondition: " + *options.precondition_uid +
-                     ", UID in object meta: " + object_uid(obj)));
-  }
-  if (options.precondition_resource_version &&
-      *options.precondition_resource_version != std::to_string(current->rv)) {
-    return std::unexpected(
-        conflict(type.gr(), name,
-                 "Precondition failed: ResourceVersion in precondition: " +
-                     *options.precondition_resource_version +
-                     ", ResourceVersion in object meta: " + std::to_string(current->rv)));
-  }
-  std::string propagation = options.propagation;
-  if (propagation.empty()) propagation = "Background";
-  if (propagation != "Background" && propagation != "Foreground" && propagation != "Orphan") {
-    return std::unexpected(
-        invalid("meta.k8s.io", "DeleteOptions", "",
-                {field_not_supported("propagationPolicy", propagation,
-                                     {"Foreground", "Background", "Orphan", "nil"})}));
-  }
+  if (auto e = check_delete_options(type, name, *current, options)) return std::unexpected(*e);
+  const std::string propagation = options.propagation.empty() ? "Background" : options.propagation;
   std::int64_t grace = grace_for(type, obj, options);
   if (options.dry_run)
     return DeleteResult{*current,

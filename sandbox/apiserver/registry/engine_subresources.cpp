@@ -47,6 +47,29 @@ Json scale_of(const ResourceType& type, const Json& obj) {
   return scale;
 }
 
+// The DeleteOptions an Eviction carries.
+DeleteOptions eviction_delete_options(const Json& eviction, bool dry_run) {
+  DeleteOptions del;
+  del.dry_run = dry_run;
+  const Json opts = eviction.value("deleteOptions", Json::object());
+  if (opts.is_object()) {
+    if (opts.contains("gracePeriodSeconds") && opts["gracePeriodSeconds"].is_number_integer()) {
+      del.grace_period_seconds = opts["gracePeriodSeconds"].get<std::int64_t>();
+    }
+    if (opts.contains("preconditions") && opts["preconditions"].is_object()) {
+      const Json& p = opts["preconditions"];
+      if (p.contains("uid") && p["uid"].is_string()) del.precondition_uid = p["uid"];
+      if (p.contains("resourceVersion") && p["resourceVersion"].is_string()) {
+        del.precondition_resource_version = p["resourceVersion"];
+      }
+    }
+    if (opts.contains("dryRun") && opts["dryRun"].is_array() && !opts["dryRun"].empty()) {
+      del.dry_run = true;
+    }
+  }
+  return del;
+}
+
 }  // namespace
 
 Result<Json> Engine::get_scale(const ResourceType& type, const std::string& ns,
@@ -146,24 +169,7 @@ Result<void> Engine::evict(const std::string& ns, const std::string& name, const
   }
   auto pod = get_locked(*pods, ns, name);
   if (!pod) return std::unexpected(pod.error());
-  DeleteOptions del;
-  del.dry_run = dry_run;
-  const Json opts = eviction.value("deleteOptions", Json::object());
-  if (opts.is_object()) {
-    if (opts.contains("gracePeriodSeconds") && opts["gracePeriodSeconds"].is_number_integer()) {
-      del.grace_period_seconds = opts["gracePeriodSeconds"].get<std::int64_t>();
-    }
-    if (opts.contains("preconditions") && opts["preconditions"].is_object()) {
-      const Json& p = opts["preconditions"];
-      if (p.contains("uid") && p["uid"].is_string()) del.precondition_uid = p["uid"];
-      if (p.contains("resourceVersion") && p["resourceVersion"].is_string()) {
-        del.precondition_resource_version = p["resourceVersion"];
-      }
-    }
-    if (opts.contains("dryRun") && opts["dryRun"].is_array() && !opts["dryRun"].empty()) {
-      del.dry_run = true;
-    }
-  }
+  const DeleteOptions del = eviction_delete_options(eviction, dry_run);
   auto remove_pod = [&]() -> Result<void> {
     auto r = remove_locked(*pods, ns, name, del);
     if (!r) return std::unexpected(r.error());
