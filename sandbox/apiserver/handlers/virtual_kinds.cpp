@@ -26,27 +26,22 @@ OJson review_answer(const ResourceType& type, const Json& body, OJson status) {
   return out;
 }
 
-std::string review_str(const Json& obj, const char* key) {
-  return obj.is_object() && obj.contains(key) && obj[key].is_string() ? obj[key].get<std::string>()
-                                                                      : "";
-}
-
 Attributes review_attributes(const Json& spec) {
   Attributes a;
   const Json ra = spec.value("resourceAttributes", Json());
   const Json na = spec.value("nonResourceAttributes", Json());
   if (ra.is_object()) {
     a.resource_request = true;
-    a.verb = review_str(ra, "verb");
-    a.group = review_str(ra, "group");
-    a.version = review_str(ra, "version");
-    a.resource = review_str(ra, "resource");
-    a.subresource = review_str(ra, "subresource");
-    a.ns = review_str(ra, "namespace");
-    a.name = review_str(ra, "name");
+    a.verb = text_of(ra, "verb");
+    a.group = text_of(ra, "group");
+    a.version = text_of(ra, "version");
+    a.resource = text_of(ra, "resource");
+    a.subresource = text_of(ra, "subresource");
+    a.ns = text_of(ra, "namespace");
+    a.name = text_of(ra, "name");
   } else if (na.is_object()) {
-    a.verb = review_str(na, "verb");
-    a.path = review_str(na, "path");
+    a.verb = text_of(na, "verb");
+    a.path = text_of(na, "path");
   }
   return a;
 }
@@ -103,7 +98,7 @@ http::Response serve_virtual(Engine& engine, const Authenticator& authn,
   switch (type.id) {
     case KindId::Binding: {
       bool dry_run = r.request.target.find("dryRun=All") != std::string::npos;
-      auto done = engine.bind(r.info.ns, review_str(body.value("metadata", Json::object()), "name"),
+      auto done = engine.bind(r.info.ns, text_of(body.value("metadata", Json::object()), "name"),
                               body, dry_run);
       if (!done) return error_response(done.error());
       OJson ok = {{"kind", "Status"},
@@ -120,8 +115,8 @@ http::Response serve_virtual(Engine& engine, const Authenticator& authn,
           type, body, review_decision(authorizer.authorize(r.user, review_attributes(spec)))));
     case KindId::SubjectAccessReview:
     case KindId::LocalSubjectAccessReview: {
-      User subject{review_str(spec, "user"), {}, ""};
-      subject.uid = review_str(spec, "uid");
+      User subject{text_of(spec, "user"), {}, ""};
+      subject.uid = text_of(spec, "uid");
       if (spec.contains("groups") && spec["groups"].is_array()) {
         for (const Json& g : spec["groups"]) {
           if (g.is_string()) subject.groups.push_back(g.get<std::string>());
@@ -140,7 +135,7 @@ http::Response serve_virtual(Engine& engine, const Authenticator& authn,
           review_answer(type, body, review_decision(authorizer.authorize(subject, a))));
     }
     case KindId::SelfSubjectRulesReview: {
-      RuleSet rules = authorizer.rules_for(r.user, review_str(spec, "namespace"));
+      RuleSet rules = authorizer.rules_for(r.user, text_of(spec, "namespace"));
       OJson status = {{"resourceRules", rules.resource_rules},
                       {"nonResourceRules", rules.non_resource_rules},
                       {"incomplete", rules.incomplete}};
@@ -148,7 +143,7 @@ http::Response serve_virtual(Engine& engine, const Authenticator& authn,
       return review_created(review_answer(type, body, status));
     }
     case KindId::TokenReview: {
-      std::optional<User> who = authn.token_user(review_str(spec, "token"));
+      std::optional<User> who = authn.token_user(text_of(spec, "token"));
       OJson status;
       if (who) {
         status = {{"authenticated", true}, {"user", review_user_info(*who)}};

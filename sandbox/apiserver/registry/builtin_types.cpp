@@ -2,15 +2,16 @@
 // (k8s-reference/discovery-*.txt): group, version, kind, plural, scope, verbs, short names,
 // categories, subresources, and what the sandbox does with it (defaults, status on create,
 // printer). Behaviour that data cannot say lives in code keyed by the row's KindId:
-//   defaults/status/conversion  strategies/defaults.cpp, kinds_convert.cpp
+//   defaults/status/conversion  strategies/ (defaults, builtin, conversions; table.cpp)
 //   validation                  validation/rules.cpp, validation/decode.cpp
-//   tables                      printers_*.cpp
-//   controllers folded in       engine.cpp (after_change), rbac/
-//   not stored (reviews, ...)   virtual_kinds.cpp
+//   tables                      printers/<group>.cpp
+//   controllers folded in       registry/engine.cpp (after_change), controllers/, rbac/
+//   not stored (reviews, ...)   handlers/virtual_kinds.cpp
 
 #include "sandbox/apiserver/registry/builtin_types.hpp"
 
 #include "sandbox/apiserver/printers/printers.hpp"
+#include "sandbox/apiserver/util.hpp"
 
 namespace respool::sandbox {
 namespace {
@@ -200,12 +201,6 @@ SubresourceInfo subresource_of(const std::string& name, const std::string& kind)
   if (name == "attach") return {name, "", "", kind + "AttachOptions", {"create", "get"}};
   if (name == "exec") return {name, "", "", kind + "ExecOptions", {"create", "get"}};
   return {name, "", "", kind + "PortForwardOptions", {"create", "get"}};  // portforward
-}
-
-std::string lowercase(std::string s) {
-  for (char& c : s)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
 }
 
 ResourceType type_of_row(const KindRow& row) {

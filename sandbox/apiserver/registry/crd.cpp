@@ -11,18 +11,6 @@
 namespace respool::sandbox {
 namespace {
 
-std::string lower(std::string s) {
-  for (char& c : s)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
-std::string str(const Json& obj, const char* key) {
-  if (!obj.is_object()) return "";
-  auto it = obj.find(key);
-  return it != obj.end() && it->is_string() ? it->get<std::string>() : "";
-}
-
 std::vector<std::string> strings(const Json& obj, const char* key) {
   std::vector<std::string> out;
   if (!obj.is_object() || !obj.contains(key) || !obj[key].is_array()) return out;
@@ -35,7 +23,7 @@ std::vector<std::string> strings(const Json& obj, const char* key) {
 std::string storage_version(const Json& spec) {
   if (spec.contains("versions") && spec["versions"].is_array()) {
     for (const Json& v : spec["versions"]) {
-      if (v.is_object() && v.value("storage", false)) return str(v, "name");
+      if (v.is_object() && v.value("storage", false)) return text_of(v, "name");
     }
   }
   return "";
@@ -57,9 +45,9 @@ void crd_prepare_update(Json& crd, const Json& old) {
   Json& spec = crd["spec"];
   if (spec.contains("names") && spec["names"].is_object()) {
     Json& names = spec["names"];
-    std::string kind = str(names, "kind");
-    if (str(names, "singular").empty() && !kind.empty()) names["singular"] = lower(kind);
-    if (str(names, "listKind").empty() && !kind.empty()) names["listKind"] = kind + "List";
+    std::string kind = text_of(names, "kind");
+    if (text_of(names, "singular").empty() && !kind.empty()) names["singular"] = lowercase(kind);
+    if (text_of(names, "listKind").empty() && !kind.empty()) names["listKind"] = kind + "List";
   }
   if (!spec.contains("conversion") || !spec["conversion"].is_object()) {
     spec["conversion"] = {{"strategy", "None"}};
@@ -87,10 +75,10 @@ std::vector<Cause> crd_validate(const Json& crd, const Json* old,
                                 std::vector<std::string>* warnings) {
   std::vector<Cause> out;
   const Json spec = crd.value("spec", Json::object());
-  std::string group = str(spec, "group");
+  std::string group = text_of(spec, "group");
   const Json names = spec.value("names", Json::object());
-  std::string plural = str(names, "plural");
-  std::string kind = str(names, "kind");
+  std::string plural = text_of(names, "plural");
+  std::string kind = text_of(names, "kind");
   if (group.empty()) {
     out.push_back(field_required("spec.group"));
   } else if (group.find('.') == std::string::npos) {
@@ -109,7 +97,7 @@ std::vector<Cause> crd_validate(const Json& crd, const Json* old,
     out.push_back(
         field_invalid("metadata.name", name, "must be spec.names.plural+\".\"+spec.group"));
   }
-  std::string scope = str(spec, "scope");
+  std::string scope = text_of(spec, "scope");
   if (scope != "Cluster" && scope != "Namespaced") {
     if (scope.empty()) {
       out.push_back(field_required("spec.scope"));
@@ -128,7 +116,7 @@ std::vector<Cause> crd_validate(const Json& crd, const Json* old,
       std::string at = "spec.versions[" + std::to_string(i) + "]";
       if (!v.is_object()) continue;
       if (v.value("storage", false)) ++storage;
-      std::string vname = str(v, "name");
+      std::string vname = text_of(v, "name");
       if (auto e = kinds::check_dns_label(vname))
         out.push_back(field_invalid(at + ".name", vname, *e));
       if (!seen.insert(vname).second) {
@@ -168,10 +156,10 @@ std::vector<Cause> crd_validate(const Json& crd, const Json* old,
   }
   if (old) {
     const Json old_spec = old->value("spec", Json::object());
-    if (str(old_spec, "scope") != scope) {
+    if (text_of(old_spec, "scope") != scope) {
       out.push_back(field_invalid("spec.scope", scope, "field is immutable"));
     }
-    if (str(old_spec, "group") != group) {
+    if (text_of(old_spec, "group") != group) {
       out.push_back(field_invalid("spec.group", group, "field is immutable"));
     }
   }
@@ -206,13 +194,13 @@ std::vector<ResourceType> crd_types(const Json& crd) {
     if (!v.is_object() || !v.value("served", false)) continue;
     ResourceType t;
     t.id = KindId::Custom;
-    t.group = str(spec, "group");
-    t.version = str(v, "name");
-    t.plural = str(names, "plural");
-    t.singular = str(names, "singular");
-    t.kind = str(names, "kind");
-    t.list_kind = str(names, "listKind");
-    t.namespaced = str(spec, "scope") == "Namespaced";
+    t.group = text_of(spec, "group");
+    t.version = text_of(v, "name");
+    t.plural = text_of(names, "plural");
+    t.singular = text_of(names, "singular");
+    t.kind = text_of(names, "kind");
+    t.list_kind = text_of(names, "listKind");
+    t.namespaced = text_of(spec, "scope") == "Namespaced";
     t.verbs = {"delete", "deletecollection", "get", "list", "patch", "create", "update", "watch"};
     t.short_names = strings(names, "shortNames");
     t.categories = strings(names, "categories");
@@ -231,19 +219,19 @@ std::vector<ResourceType> crd_types(const Json& crd) {
     }
     if (sub.is_object() && sub.contains("scale") && sub["scale"].is_object()) {
       const Json& s = sub["scale"];
-      t.scale = ScalePaths{str(s, "specReplicasPath"), str(s, "statusReplicasPath"),
-                           str(s, "labelSelectorPath")};
+      t.scale = ScalePaths{text_of(s, "specReplicasPath"), text_of(s, "statusReplicasPath"),
+                           text_of(s, "labelSelectorPath")};
       t.subresources.push_back({"scale", "autoscaling", "v1", "Scale", {"get", "patch", "update"}});
     }
     if (v.contains("additionalPrinterColumns") && v["additionalPrinterColumns"].is_array()) {
       for (const Json& c : v["additionalPrinterColumns"]) {
         if (!c.is_object()) continue;
         PrinterColumn col;
-        col.name = str(c, "name");
-        col.type = str(c, "type");
-        col.format = str(c, "format");
-        col.description = str(c, "description");
-        col.json_path = str(c, "jsonPath");
+        col.name = text_of(c, "name");
+        col.type = text_of(c, "type");
+        col.format = text_of(c, "format");
+        col.description = text_of(c, "description");
+        col.json_path = text_of(c, "jsonPath");
         col.priority = c.value("priority", 0);
         if (col.description.empty()) {
           col.description =
@@ -259,7 +247,7 @@ std::vector<ResourceType> crd_types(const Json& crd) {
     }
     if (v.contains("selectableFields") && v["selectableFields"].is_array()) {
       for (const Json& f : v["selectableFields"])
-        t.selectable_fields.push_back(str(f, "jsonPath"));
+        t.selectable_fields.push_back(text_of(f, "jsonPath"));
     }
     out.push_back(std::move(t));
   }
@@ -276,8 +264,8 @@ Json crd_status(const Json& crd, const std::vector<const Json*>& others, const s
     const Json accepted =
         other->value("status", Json::object()).value("acceptedNames", Json::object());
     auto clash = [&](const char* field, const char* why) {
-      std::string mine = str(names, field);
-      if (!mine.empty() && reason.empty() && mine == str(accepted, field)) {
+      std::string mine = text_of(names, field);
+      if (!mine.empty() && reason.empty() && mine == text_of(accepted, field)) {
         reason = why;
         message = "\"" + mine + "\" is already in use";
       }

@@ -10,18 +10,8 @@
 namespace respool::sandbox::kinds {
 namespace {
 
-const Json& apps_member(const Json& obj, const char* key) {
-  static const Json kNull;
-  return obj.is_object() && obj.contains(key) ? obj[key] : kNull;
-}
-
-const Json& apps_object_or_empty(const Json& v) {
-  static const Json kEmpty = Json::object();
-  return v.is_object() ? v : kEmpty;
-}
-
 const Json& template_labels(const Json& spec) {
-  return apps_member(apps_member(apps_member(spec, "template"), "metadata"), "labels");
+  return member_or_null(member_or_null(member_or_null(spec, "template"), "metadata"), "labels");
 }
 
 // `selector` does not match template `labels`, when the selector converts and does not match.
@@ -31,7 +21,7 @@ void match_rule(const Json& selector, const Json& spec, std::vector<Cause>& out)
   bool matches = false;
   if (selector.is_object()) {
     auto parsed = kube::LabelSelector::from_json(selector);
-    matches = parsed && (parsed->empty() || parsed->matches(apps_object_or_empty(labels)));
+    matches = parsed && (parsed->empty() || parsed->matches(object_or_empty(labels)));
   }
   if (!matches) {
     out.push_back(field_invalid_raw("spec.template.metadata.labels", go_string_map(labels),
@@ -40,9 +30,9 @@ void match_rule(const Json& selector, const Json& spec, std::vector<Cause>& out)
 }
 
 bool empty_selector(const Json& selector) {
-  return apps_object_or_empty(apps_member(selector, "matchLabels")).empty() &&
-         (!apps_member(selector, "matchExpressions").is_array() ||
-          apps_member(selector, "matchExpressions").empty());
+  return object_or_empty(member_or_null(selector, "matchLabels")).empty() &&
+         (!member_or_null(selector, "matchExpressions").is_array() ||
+          member_or_null(selector, "matchExpressions").empty());
 }
 
 // The selector rules every workload shares: Required when missing, ValidateLabelSelector, the
@@ -62,7 +52,7 @@ bool selector_rules(const Json& selector, const char* word, std::vector<Cause>& 
 
 // ValidatePodTemplateSpecForReplicaSet, for Deployments and ReplicaSets.
 void replica_set_template_rules(const Json& spec, const char* kind, std::vector<Cause>& out) {
-  const Json& selector = apps_member(spec, "selector");
+  const Json& selector = member_or_null(spec, "selector");
   std::vector<Cause> reported_already;  // selector_rules reported these
   if (!selector.is_null() && !label_selector_rules(selector, "spec.selector", reported_already)) {
     out.push_back(
@@ -70,14 +60,14 @@ void replica_set_template_rules(const Json& spec, const char* kind, std::vector<
     return;
   }
   match_rule(selector, spec, out);
-  const Json& tmpl = apps_member(spec, "template");
+  const Json& tmpl = member_or_null(spec, "template");
   pod_template_rules(tmpl, "spec.template", out);
-  const Json& pod_spec = apps_member(tmpl, "spec");
+  const Json& pod_spec = member_or_null(tmpl, "spec");
   const std::string policy = text_of(pod_spec, "restartPolicy");
   if (policy != "Always") {
     out.push_back(field_not_supported("spec.template.spec.restartPolicy", policy, {"Always"}));
   }
-  if (!apps_member(pod_spec, "activeDeadlineSeconds").is_null()) {
+  if (!member_or_null(pod_spec, "activeDeadlineSeconds").is_null()) {
     out.push_back(
         field_forbidden("spec.template.spec.activeDeadlineSeconds",
                         std::string("activeDeadlineSeconds in ") + kind + " is not Supported"));
@@ -87,8 +77,8 @@ void replica_set_template_rules(const Json& spec, const char* kind, std::vector<
 // The selector of apps/v1 workloads may not change (the strategies' ValidateUpdate).
 void selector_immutable(const Json& obj, const Json* old, std::vector<Cause>& out) {
   if (!old) return;
-  const Json& now = apps_member(apps_member(obj, "spec"), "selector");
-  if (now != apps_member(apps_member(*old, "spec"), "selector")) {
+  const Json& now = member_or_null(member_or_null(obj, "spec"), "selector");
+  if (now != member_or_null(member_or_null(*old, "spec"), "selector")) {
     out.push_back(field_invalid_raw("spec.selector", go_label_selector(now), "field is immutable"));
   }
 }
@@ -103,7 +93,7 @@ std::string go_deployment_strategy(const std::string& type, const Json& rolling)
 // ValidateDeploymentStrategy on the strategy as SetDefaults_Deployment leaves it.
 void deployment_strategy_rules(const Json& strategy, std::vector<Cause>& out) {
   const std::string type = text_of(strategy, "type");
-  const Json& rolling = apps_member(strategy, "rollingUpdate");
+  const Json& rolling = member_or_null(strategy, "rollingUpdate");
   if (type == "Recreate") {
     if (!rolling.is_null()) {
       out.push_back(field_forbidden("spec.strategy.rollingUpdate",
@@ -116,8 +106,8 @@ void deployment_strategy_rules(const Json& strategy, std::vector<Cause>& out) {
       return;
     }
     const std::string at = "spec.strategy.rollingUpdate";
-    const Json& unavailable = apps_member(rolling, "maxUnavailable");
-    const Json& surge = apps_member(rolling, "maxSurge");
+    const Json& unavailable = member_or_null(rolling, "maxUnavailable");
+    const Json& surge = member_or_null(rolling, "maxSurge");
     long long u = int_or_percent_rules(unavailable, at + ".maxUnavailable", out, false);
     long long s = int_or_percent_rules(surge, at + ".maxSurge", out, false);
     if (u == 0 && s == 0) {
@@ -138,16 +128,16 @@ void deployment_strategy_rules(const Json& strategy, std::vector<Cause>& out) {
 
 // %#v of an apps.RollingUpdateStatefulSetStrategy (a pointer field.Invalid dereferences).
 std::string go_rolling_sts(const Json& rolling) {
-  const Json& partition = apps_member(rolling, "partition");
+  const Json& partition = member_or_null(rolling, "partition");
   return "apps.RollingUpdateStatefulSetStrategy{Partition:" +
          std::to_string(partition.is_number_integer() ? partition.get<long long>() : 0) +
          ", MaxUnavailable:(*intstr.IntOrString)(" +
-         (apps_member(rolling, "maxUnavailable").is_null() ? "nil" : "0xc000000000") + ")}";
+         (member_or_null(rolling, "maxUnavailable").is_null() ? "nil" : "0xc000000000") + ")}";
 }
 
 void stateful_set_strategy_rules(const Json& strategy, std::vector<Cause>& out) {
   const std::string type = text_of(strategy, "type");
-  const Json& rolling = apps_member(strategy, "rollingUpdate");
+  const Json& rolling = member_or_null(strategy, "rollingUpdate");
   const std::string at = "spec.updateStrategy";
   if (type.empty()) {
     out.push_back(field_required(at));
@@ -159,7 +149,7 @@ void stateful_set_strategy_rules(const Json& strategy, std::vector<Cause>& out) 
   } else if (type == "RollingUpdate") {
     if (!rolling.is_object()) return;
     non_negative(rolling, "partition", at + ".rollingUpdate", out);
-    const Json& unavailable = apps_member(rolling, "maxUnavailable");
+    const Json& unavailable = member_or_null(rolling, "maxUnavailable");
     if (!unavailable.is_null()) {
       const std::string mu = at + ".rollingUpdate.maxUnavailable";
       long long n = int_or_percent_rules(unavailable, mu, out, true);
@@ -178,7 +168,7 @@ void stateful_set_strategy_rules(const Json& strategy, std::vector<Cause>& out) 
 
 // The StatefulSet spec without what an update may change (ValidateStatefulSetUpdate).
 Json frozen_stateful_set_spec(const Json& spec) {
-  Json frozen = apps_object_or_empty(spec);
+  Json frozen = object_or_empty(spec);
   for (const char* key : {"replicas", "template", "updateStrategy", "minReadySeconds", "ordinals",
                           "persistentVolumeClaimRetentionPolicy"}) {
     frozen.erase(key);
@@ -189,17 +179,17 @@ Json frozen_stateful_set_spec(const Json& spec) {
 }  // namespace
 
 void validate_deployment(const Json& obj, const Json* old, std::vector<Cause>& out) {
-  const Json& spec = apps_object_or_empty(apps_member(obj, "spec"));
+  const Json& spec = object_or_empty(member_or_null(obj, "spec"));
   non_negative(spec, "replicas", "spec", out);
-  selector_rules(apps_member(spec, "selector"), "deployment", out);
+  selector_rules(member_or_null(spec, "selector"), "deployment", out);
   replica_set_template_rules(spec, "ReplicaSet", out);
-  deployment_strategy_rules(apps_object_or_empty(apps_member(spec, "strategy")), out);
+  deployment_strategy_rules(object_or_empty(member_or_null(spec, "strategy")), out);
   non_negative(spec, "minReadySeconds", "spec", out);
   non_negative(spec, "revisionHistoryLimit", "spec", out);
-  const Json& deadline = apps_member(spec, "progressDeadlineSeconds");
+  const Json& deadline = member_or_null(spec, "progressDeadlineSeconds");
   if (deadline.is_number_integer()) {
     non_negative(spec, "progressDeadlineSeconds", "spec", out);
-    const Json& min_ready = apps_member(spec, "minReadySeconds");
+    const Json& min_ready = member_or_null(spec, "minReadySeconds");
     long long ready = min_ready.is_number_integer() ? min_ready.get<long long>() : 0;
     if (deadline.get<long long>() <= ready) {
       out.push_back(field_invalid("spec.progressDeadlineSeconds", deadline,
@@ -210,17 +200,17 @@ void validate_deployment(const Json& obj, const Json* old, std::vector<Cause>& o
 }
 
 void validate_replica_set(const Json& obj, const Json* old, std::vector<Cause>& out) {
-  const Json& spec = apps_object_or_empty(apps_member(obj, "spec"));
+  const Json& spec = object_or_empty(member_or_null(obj, "spec"));
   non_negative(spec, "replicas", "spec", out);
   non_negative(spec, "minReadySeconds", "spec", out);
   // The real message names deployments here too (ValidateReplicaSetSpec).
-  selector_rules(apps_member(spec, "selector"), "deployment", out);
+  selector_rules(member_or_null(spec, "selector"), "deployment", out);
   replica_set_template_rules(spec, "ReplicaSet", out);
   selector_immutable(obj, old, out);
 }
 
 void validate_stateful_set(const Json& obj, const Json* old, std::vector<Cause>& out) {
-  const Json& spec = apps_object_or_empty(apps_member(obj, "spec"));
+  const Json& spec = object_or_empty(member_or_null(obj, "spec"));
   const std::string policy = text_of(spec, "podManagementPolicy");
   if (policy.empty()) {
     out.push_back(field_required("spec.podManagementPolicy"));
@@ -228,8 +218,8 @@ void validate_stateful_set(const Json& obj, const Json* old, std::vector<Cause>&
     out.push_back(
         field_invalid("spec.podManagementPolicy", policy, "must be 'OrderedReady' or 'Parallel'"));
   }
-  stateful_set_strategy_rules(apps_object_or_empty(apps_member(spec, "updateStrategy")), out);
-  const Json& retention = apps_member(spec, "persistentVolumeClaimRetentionPolicy");
+  stateful_set_strategy_rules(object_or_empty(member_or_null(spec, "updateStrategy")), out);
+  const Json& retention = member_or_null(spec, "persistentVolumeClaimRetentionPolicy");
   for (const char* key : {"whenDeleted", "whenScaled"}) {
     if (!retention.is_object()) break;
     const std::string value = text_of(retention, key);
@@ -241,35 +231,35 @@ void validate_stateful_set(const Json& obj, const Json* old, std::vector<Cause>&
   }
   non_negative(spec, "replicas", "spec", out);
   non_negative(spec, "minReadySeconds", "spec", out);
-  if (apps_member(spec, "ordinals").is_object()) {
-    const Json& start = apps_member(apps_member(spec, "ordinals"), "start");
+  if (member_or_null(spec, "ordinals").is_object()) {
+    const Json& start = member_or_null(member_or_null(spec, "ordinals"), "start");
     if (start.is_number_integer() && start.get<long long>() < 0) {
       out.push_back(
           field_invalid("spec.ordinals.start", start, "must be greater than or equal to 0"));
     }
   }
-  const Json& selector = apps_member(spec, "selector");
+  const Json& selector = member_or_null(spec, "selector");
   bool converts = selector_rules(selector, "statefulset", out);
   if (!converts) {
     out.push_back(field_invalid_raw("spec.selector", go_label_selector(selector), ""));
   } else {
     // ValidatePodTemplateSpecForStatefulSet: labels and annotations, not the pod spec.
     match_rule(selector, spec, out);
-    const Json& meta = apps_member(apps_member(spec, "template"), "metadata");
-    label_map_rules(apps_member(meta, "labels"), "spec.template.labels", out);
-    annotation_map_rules(apps_member(meta, "annotations"), "spec.template.annotations", out);
+    const Json& meta = member_or_null(member_or_null(spec, "template"), "metadata");
+    label_map_rules(member_or_null(meta, "labels"), "spec.template.labels", out);
+    annotation_map_rules(member_or_null(meta, "annotations"), "spec.template.annotations", out);
   }
-  const Json& pod_spec = apps_member(apps_member(spec, "template"), "spec");
+  const Json& pod_spec = member_or_null(member_or_null(spec, "template"), "spec");
   const std::string restart = text_of(pod_spec, "restartPolicy");
   if (restart != "Always") {
     out.push_back(field_not_supported("spec.template.spec.restartPolicy", restart, {"Always"}));
   }
-  if (!apps_member(pod_spec, "activeDeadlineSeconds").is_null()) {
+  if (!member_or_null(pod_spec, "activeDeadlineSeconds").is_null()) {
     out.push_back(field_forbidden("spec.template.spec.activeDeadlineSeconds",
                                   "activeDeadlineSeconds in StatefulSet is not Supported"));
   }
   if (old && frozen_stateful_set_spec(spec) !=
-                 frozen_stateful_set_spec(apps_object_or_empty(apps_member(*old, "spec")))) {
+                 frozen_stateful_set_spec(object_or_empty(member_or_null(*old, "spec")))) {
     out.push_back(
         field_forbidden("spec",
                         "updates to statefulset spec for fields other than 'replicas', 'ordinals', "
@@ -279,8 +269,8 @@ void validate_stateful_set(const Json& obj, const Json* old, std::vector<Cause>&
 }
 
 void validate_daemon_set(const Json& obj, const Json* old, std::vector<Cause>& out) {
-  const Json& spec = apps_object_or_empty(apps_member(obj, "spec"));
-  const Json& selector = apps_member(spec, "selector");
+  const Json& spec = object_or_empty(member_or_null(obj, "spec"));
+  const Json& selector = member_or_null(spec, "selector");
   // ValidateDaemonSetSpec: no Required for a missing selector, only the failed match.
   bool converts = selector.is_null() || label_selector_rules(selector, "spec.selector", out);
   if (converts) match_rule(selector, spec, out);
@@ -288,7 +278,7 @@ void validate_daemon_set(const Json& obj, const Json* old, std::vector<Cause>& o
     out.push_back(field_invalid_raw("spec.selector", go_label_selector(selector),
                                     "empty selector is invalid for daemonset"));
   }
-  pod_template_rules(apps_member(spec, "template"), "spec.template", out);
+  pod_template_rules(member_or_null(spec, "template"), "spec.template", out);
   validate_daemon_set_spec(spec, out);
   selector_immutable(obj, old, out);
 }

@@ -16,7 +16,7 @@ const char* kPortNumRange = "must be between 1 and 65535, inclusive";
 void ctr_port_rules(const Json& ports, const std::string& at, std::vector<Cause>& out) {
   std::set<std::string> names;
   for (std::size_t i = 0; ports.is_array() && i < ports.size(); ++i) {
-    const Json& p = pod_object(ports[i]);
+    const Json& p = object_or_empty(ports[i]);
     const std::string p_at = indexed(at, i);
     const std::string name = text_of(p, "name");
     if (!name.empty()) {
@@ -27,14 +27,14 @@ void ctr_port_rules(const Json& ports, const std::string& at, std::vector<Cause>
         out.push_back(field_duplicate_raw(p_at + ".name", render_value(name)));
       }
     }
-    const Json& port = pod_member(p, "containerPort");
+    const Json& port = member_or_null(p, "containerPort");
     const long long number = port.is_number_integer() ? port.get<long long>() : 0;
     if (number == 0) {
       out.push_back(field_required(p_at + ".containerPort"));
     } else if (number < 1 || number > 65535) {
       out.push_back(field_invalid(p_at + ".containerPort", number, kPortNumRange));
     }
-    const Json& host = pod_member(p, "hostPort");
+    const Json& host = member_or_null(p, "hostPort");
     if (host.is_number_integer() && host != 0 &&
         (host.get<long long>() < 1 || host.get<long long>() > 65535)) {
       out.push_back(field_invalid(p_at + ".hostPort", host, kPortNumRange));
@@ -75,7 +75,7 @@ void ctr_key_selector(const Json& ref, const std::string& at, std::vector<Cause>
 // ValidateEnv with validateEnvVarValueFrom.
 void ctr_env_rules(const Json& env, const std::string& at, std::vector<Cause>& out) {
   for (std::size_t i = 0; env.is_array() && i < env.size(); ++i) {
-    const Json& e = pod_object(env[i]);
+    const Json& e = object_or_empty(env[i]);
     const std::string e_at = indexed(at, i);
     const std::string name = text_of(e, "name");
     if (name.empty()) {
@@ -83,23 +83,24 @@ void ctr_env_rules(const Json& env, const std::string& at, std::vector<Cause>& o
     } else if (!ctr_relaxed_env_name(name)) {
       out.push_back(field_invalid(e_at + ".name", name, kEnvNameMsg));
     }
-    const Json& from = pod_member(e, "valueFrom");
+    const Json& from = member_or_null(e, "valueFrom");
     if (from.is_null()) continue;
     const std::string from_at = e_at + ".valueFrom";
     int sources = 0;
-    if (!pod_member(from, "fieldRef").is_null()) {
+    if (!member_or_null(from, "fieldRef").is_null()) {
       ++sources;
-      object_field_selector_rules(pod_object(from["fieldRef"]), false, from_at + ".fieldRef", out);
+      object_field_selector_rules(object_or_empty(from["fieldRef"]), false, from_at + ".fieldRef",
+                                  out);
     }
-    if (!pod_member(from, "resourceFieldRef").is_null()) {
+    if (!member_or_null(from, "resourceFieldRef").is_null()) {
       ++sources;
-      resource_field_selector_rules(pod_object(from["resourceFieldRef"]), false,
+      resource_field_selector_rules(object_or_empty(from["resourceFieldRef"]), false,
                                     from_at + ".resourceFieldRef", out);
     }
     for (const char* key : {"configMapKeyRef", "secretKeyRef"}) {
-      if (pod_member(from, key).is_null()) continue;
+      if (member_or_null(from, key).is_null()) continue;
       ++sources;
-      ctr_key_selector(pod_object(from[key]), from_at + "." + key, out);
+      ctr_key_selector(object_or_empty(from[key]), from_at + "." + key, out);
     }
     if (sources == 0) {
       out.push_back(field_invalid(from_at, "",
@@ -117,7 +118,7 @@ void ctr_env_rules(const Json& env, const std::string& at, std::vector<Cause>& o
 // ValidateEnvFrom: a missing source is reported at the list, as the real server does.
 void ctr_env_from_rules(const Json& env_from, const std::string& at, std::vector<Cause>& out) {
   for (std::size_t i = 0; env_from.is_array() && i < env_from.size(); ++i) {
-    const Json& e = pod_object(env_from[i]);
+    const Json& e = object_or_empty(env_from[i]);
     const std::string e_at = indexed(at, i);
     const std::string prefix = text_of(e, "prefix");
     if (!prefix.empty() && !ctr_relaxed_env_name(prefix)) {
@@ -125,9 +126,9 @@ void ctr_env_from_rules(const Json& env_from, const std::string& at, std::vector
     }
     int sources = 0;
     for (const char* key : {"configMapRef", "secretRef"}) {
-      if (pod_member(e, key).is_null()) continue;
+      if (member_or_null(e, key).is_null()) continue;
       ++sources;
-      const std::string name = text_of(pod_object(e[key]), "name");
+      const std::string name = text_of(object_or_empty(e[key]), "name");
       const std::string name_at = e_at + "." + key + ".name";
       // Validate...Name(name, prefix=true): a trailing '-' is allowed.
       std::string masked = name;
@@ -163,7 +164,7 @@ void ctr_handler_rules(const Json& h, bool lifecycle, long long grace, const std
                        std::vector<Cause>& out) {
   int handlers = 0;
   auto take = [&](const char* key) {
-    if (pod_member(h, key).is_null()) return false;
+    if (member_or_null(h, key).is_null()) return false;
     if (handlers++ > 0) {
       out.push_back(field_forbidden(at + "." + key, "may not specify more than 1 handler type"));
       return false;
@@ -171,24 +172,24 @@ void ctr_handler_rules(const Json& h, bool lifecycle, long long grace, const std
     return true;
   };
   if (take("exec")) {
-    const Json& command = pod_member(pod_object(h["exec"]), "command");
+    const Json& command = member_or_null(object_or_empty(h["exec"]), "command");
     if (!command.is_array() || command.empty()) out.push_back(field_required(at + ".exec.command"));
   }
   if (take("httpGet")) {
-    const Json& get = pod_object(h["httpGet"]);
-    const Json& path = pod_member(get, "path");  // defaulted to "/"
+    const Json& get = object_or_empty(h["httpGet"]);
+    const Json& path = member_or_null(get, "path");  // defaulted to "/"
     if (path.is_string() && path.get<std::string>().empty()) {
       out.push_back(field_required(at + ".httpGet.path"));
     }
-    ctr_port_num_or_name(pod_member(get, "port"), at + ".httpGet.port", out);
-    const Json& scheme = pod_member(get, "scheme");  // defaulted to HTTP
+    ctr_port_num_or_name(member_or_null(get, "port"), at + ".httpGet.port", out);
+    const Json& scheme = member_or_null(get, "scheme");  // defaulted to HTTP
     if (scheme.is_string() && scheme != "HTTP" && scheme != "HTTPS") {
       out.push_back(field_not_supported(at + ".httpGet.scheme", scheme, {"HTTP", "HTTPS"}));
     }
     static const std::regex kHeader("[-A-Za-z0-9]+");
-    const Json& headers = pod_member(get, "httpHeaders");
+    const Json& headers = member_or_null(get, "httpHeaders");
     for (std::size_t i = 0; headers.is_array() && i < headers.size(); ++i) {
-      const std::string name = text_of(pod_object(headers[i]), "name");
+      const std::string name = text_of(object_or_empty(headers[i]), "name");
       if (!std::regex_match(name, kHeader)) {
         out.push_back(field_invalid(
             at + ".httpGet.httpHeaders", name,
@@ -198,14 +199,15 @@ void ctr_handler_rules(const Json& h, bool lifecycle, long long grace, const std
     }
   }
   if (take("tcpSocket")) {
-    ctr_port_num_or_name(pod_member(pod_object(h["tcpSocket"]), "port"), at + ".tcpSocket.port",
-                         out);
+    ctr_port_num_or_name(member_or_null(object_or_empty(h["tcpSocket"]), "port"),
+                         at + ".tcpSocket.port", out);
   }
   if (!lifecycle && take("grpc")) {
-    ctr_port_num_or_name(pod_member(pod_object(h["grpc"]), "port"), at + ".grpc.port", out);
+    ctr_port_num_or_name(member_or_null(object_or_empty(h["grpc"]), "port"), at + ".grpc.port",
+                         out);
   }
   if (lifecycle && take("sleep")) {
-    const Json& seconds = pod_member(pod_object(h["sleep"]), "seconds");
+    const Json& seconds = member_or_null(object_or_empty(h["sleep"]), "seconds");
     const long long s = seconds.is_number_integer() ? seconds.get<long long>() : 0;
     if (s <= 0 || s > grace) {
       out.push_back(field_invalid(
@@ -228,13 +230,13 @@ void ctr_probe_rules(const Json& probe, const char* kind, long long grace, const
                           "successThreshold", "failureThreshold"}) {
     non_negative(probe, key, at, out);
   }
-  const Json& probe_grace = pod_member(probe, "terminationGracePeriodSeconds");
+  const Json& probe_grace = member_or_null(probe, "terminationGracePeriodSeconds");
   if (probe_grace.is_number_integer() && probe_grace.get<long long>() <= 0) {
     out.push_back(field_invalid(at + ".terminationGracePeriodSeconds", probe_grace,
                                 "must be greater than 0"));
   }
   const std::string which = kind;
-  const Json& success = pod_member(probe, "successThreshold");
+  const Json& success = member_or_null(probe, "successThreshold");
   if (which != "readinessProbe" && success.is_number_integer() && success != 0 && success != 1) {
     out.push_back(field_invalid(at + ".successThreshold", success, "must be 1"));
   }
@@ -246,13 +248,13 @@ void ctr_probe_rules(const Json& probe, const char* kind, long long grace, const
 
 void ctr_lifecycle_and_probes(const Json& c, long long grace, const std::string& at,
                               std::vector<Cause>& out) {
-  const Json& lifecycle = pod_member(c, "lifecycle");
+  const Json& lifecycle = member_or_null(c, "lifecycle");
   for (const char* hook : {"postStart", "preStop"}) {
-    const Json& h = pod_member(lifecycle, hook);
+    const Json& h = member_or_null(lifecycle, hook);
     if (!h.is_null()) ctr_handler_rules(h, true, grace, at + ".lifecycle." + hook, out);
   }
   for (const char* kind : {"livenessProbe", "readinessProbe", "startupProbe"}) {
-    ctr_probe_rules(pod_member(c, kind), kind, grace, at + "." + kind, out);
+    ctr_probe_rules(member_or_null(c, kind), kind, grace, at + "." + kind, out);
   }
 }
 
@@ -272,9 +274,9 @@ void ctr_common_rules(const Json& c, const PodVolumes& volumes, bool host_users,
     out.push_back(field_not_supported(at + ".terminationMessagePolicy", message_policy,
                                       {"File", "FallbackToLogsOnError"}));
   }
-  ctr_port_rules(pod_member(c, "ports"), at + ".ports", out);
-  ctr_env_rules(pod_member(c, "env"), at + ".env", out);
-  ctr_env_from_rules(pod_member(c, "envFrom"), at + ".envFrom", out);
+  ctr_port_rules(member_or_null(c, "ports"), at + ".ports", out);
+  ctr_env_rules(member_or_null(c, "env"), at + ".env", out);
+  ctr_env_from_rules(member_or_null(c, "envFrom"), at + ".envFrom", out);
   volume_mount_rules(c, volumes, at, out);
   volume_device_rules(c, volumes, at, out);
   const std::string pull = text_of(c, "imagePullPolicy");
@@ -283,10 +285,10 @@ void ctr_common_rules(const Json& c, const PodVolumes& volumes, bool host_users,
         field_not_supported(at + ".imagePullPolicy", pull, {"Always", "IfNotPresent", "Never"}));
   }
   if (c.contains("resources")) {
-    container_resource_rules(pod_object(c["resources"]), at + ".resources", out);
+    container_resource_rules(object_or_empty(c["resources"]), at + ".resources", out);
   }
-  container_security_rules(pod_member(c, "securityContext"), host_users, at + ".securityContext",
-                           out);
+  container_security_rules(member_or_null(c, "securityContext"), host_users,
+                           at + ".securityContext", out);
 }
 
 // AccumulateUniqueHostPorts: "<protocol>/<hostIP>/<port>" once per list.
@@ -294,10 +296,10 @@ void ctr_host_ports(const Json& containers, std::size_t first, std::size_t count
                     const std::string& at, std::vector<Cause>& out) {
   std::set<std::string> seen;
   for (std::size_t ci = 0; ci < count; ++ci) {
-    const Json& ports = pod_member(pod_object(containers[first + ci]), "ports");
+    const Json& ports = member_or_null(object_or_empty(containers[first + ci]), "ports");
     for (std::size_t pi = 0; ports.is_array() && pi < ports.size(); ++pi) {
-      const Json& p = pod_object(ports[pi]);
-      const Json& host = pod_member(p, "hostPort");
+      const Json& p = object_or_empty(ports[pi]);
+      const Json& host = member_or_null(p, "hostPort");
       if (!host.is_number_integer() || host == 0) continue;
       std::string key = text_of(p, "protocol") + "/" + text_of(p, "hostIP") + "/" +
                         std::to_string(host.get<long long>());
@@ -313,35 +315,35 @@ void ctr_host_ports(const Json& containers, std::size_t first, std::size_t count
 
 void container_list_rules(const Json& spec, const PodVolumes& volumes, const std::string& at,
                           std::vector<Cause>& out) {
-  const Json& grace_v = pod_member(spec, "terminationGracePeriodSeconds");
+  const Json& grace_v = member_or_null(spec, "terminationGracePeriodSeconds");
   const long long grace = grace_v.is_number_integer() ? grace_v.get<long long>() : 30;
-  const bool host_users = pod_member(spec, "hostUsers") != false;
-  const Json& containers = pod_member(spec, "containers");
+  const bool host_users = member_or_null(spec, "hostUsers") != false;
+  const Json& containers = member_or_null(spec, "containers");
   std::set<std::string> names;
   if (!containers.is_array() || containers.empty()) {
     out.push_back(field_required(at + ".containers"));
   } else {
     for (std::size_t i = 0; i < containers.size(); ++i) {
       const std::string path = indexed(at + ".containers", i);
-      const Json& c = pod_object(containers[i]);
+      const Json& c = object_or_empty(containers[i]);
       ctr_common_rules(c, volumes, host_users, path, out);
       if (!names.insert(text_of(c, "name")).second) {
         out.push_back(field_duplicate_raw(path + ".name", render_value(text_of(c, "name"))));
       }
       ctr_lifecycle_and_probes(c, grace, path, out);
-      if (!pod_member(c, "restartPolicy").is_null()) {
+      if (!member_or_null(c, "restartPolicy").is_null()) {
         out.push_back(
             field_forbidden(path + ".restartPolicy", "may not be set for non-init containers"));
       }
     }
     ctr_host_ports(containers, 0, containers.size(), at + ".containers", out);
   }
-  const Json& init = pod_member(spec, "initContainers");
+  const Json& init = member_or_null(spec, "initContainers");
   for (std::size_t i = 0; init.is_array() && i < init.size(); ++i) {
     const std::string path = indexed(at + ".initContainers", i);
-    const Json& c = pod_object(init[i]);
+    const Json& c = object_or_empty(init[i]);
     ctr_common_rules(c, volumes, host_users, path, out);
-    const Json& restart = pod_member(c, "restartPolicy");
+    const Json& restart = member_or_null(c, "restartPolicy");
     if (restart.is_string() && restart != "Always") {
       out.push_back(field_not_supported(path + ".restartPolicy", restart, {"Always"}));
     }
@@ -358,7 +360,7 @@ void container_list_rules(const Json& spec, const PodVolumes& volumes, const std
       continue;
     }
     for (const char* key : {"lifecycle", "livenessProbe", "readinessProbe", "startupProbe"}) {
-      if (!pod_member(c, key).is_null()) {
+      if (!member_or_null(c, key).is_null()) {
         out.push_back(field_forbidden(path + "." + key,
                                       "may not be set for init containers without "
                                       "restartPolicy=Always"));

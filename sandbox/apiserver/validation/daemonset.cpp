@@ -13,7 +13,7 @@ void daemon_set_strategy_rules(const Json& strategy, std::vector<Cause>& out) {
   const std::string at = "spec.updateStrategy";
   std::string type = text_of(strategy, "type");
   if (type.empty()) type = "RollingUpdate";
-  Json rolling = pod_member(strategy, "rollingUpdate");
+  Json rolling = member_or_null(strategy, "rollingUpdate");
   if (type == "OnDelete") return;
   if (type != "RollingUpdate") {
     std::string shown = "apps.DaemonSetUpdateStrategy{Type:" + render_value(type) +
@@ -27,8 +27,8 @@ void daemon_set_strategy_rules(const Json& strategy, std::vector<Cause>& out) {
   }
   if (!rolling.is_object()) rolling = Json::object();
   const std::string ru = at + ".rollingUpdate";
-  Json unavailable = pod_member(rolling, "maxUnavailable");
-  Json surge = pod_member(rolling, "maxSurge");
+  Json unavailable = member_or_null(rolling, "maxUnavailable");
+  Json surge = member_or_null(rolling, "maxSurge");
   if (unavailable.is_null()) unavailable = 1;
   if (surge.is_null()) surge = 0;
   long long u = int_or_percent_rules(unavailable, ru + ".maxUnavailable", out, true);
@@ -44,19 +44,20 @@ void daemon_set_strategy_rules(const Json& strategy, std::vector<Cause>& out) {
 }  // namespace
 
 void validate_daemon_set_spec(const Json& spec_in, std::vector<Cause>& out) {
-  const Json& spec = pod_object(spec_in);
-  const Json tmpl_spec = pod_object(pod_member(pod_object(pod_member(spec, "template")), "spec"));
+  const Json& spec = object_or_empty(spec_in);
+  const Json tmpl_spec =
+      object_or_empty(member_or_null(object_or_empty(member_or_null(spec, "template")), "spec"));
   const std::string policy = text_of(tmpl_spec, "restartPolicy");
   if (policy != "Always") {
     out.push_back(field_not_supported("spec.template.spec.restartPolicy", policy, {"Always"}));
   }
-  if (!pod_member(tmpl_spec, "activeDeadlineSeconds").is_null()) {
+  if (!member_or_null(tmpl_spec, "activeDeadlineSeconds").is_null()) {
     out.push_back(field_forbidden("spec.template.spec.activeDeadlineSeconds",
                                   "activeDeadlineSeconds in DaemonSet is not Supported"));
   }
   non_negative(spec, "minReadySeconds", "spec", out);
   non_negative(spec, "templateGeneration", "spec", out);
-  daemon_set_strategy_rules(pod_object(pod_member(spec, "updateStrategy")), out);
+  daemon_set_strategy_rules(object_or_empty(member_or_null(spec, "updateStrategy")), out);
   non_negative(spec, "revisionHistoryLimit", "spec", out);
 }
 

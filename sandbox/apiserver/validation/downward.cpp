@@ -34,22 +34,6 @@ std::expected<std::string, std::string> downward_convert(const std::string& vers
 
 }  // namespace
 
-const Json& pod_member(const Json& obj, const char* key) {
-  static const Json kNull;
-  if (!obj.is_object()) return kNull;
-  auto it = obj.find(key);
-  return it == obj.end() ? kNull : *it;
-}
-
-const Json& pod_object(const Json& v) {
-  static const Json kEmpty = Json::object();
-  return v.is_object() ? v : kEmpty;
-}
-
-std::string indexed(const std::string& at, std::size_t i) {
-  return at + "[" + std::to_string(i) + "]";
-}
-
 Cause field_not_found(std::string field, const Json& value) {
   return {"FieldValueNotFound", "Not found: " + render_value(value), std::move(field)};
 }
@@ -57,7 +41,7 @@ Cause field_not_found(std::string field, const Json& value) {
 void object_field_selector_rules(const Json& ref, bool volume, const std::string& at,
                                  std::vector<Cause>& out) {
   // apiVersion is defaulted to "v1" (SetDefaults_ObjectFieldSelector) when left out.
-  const Json& version_v = pod_member(ref, "apiVersion");
+  const Json& version_v = member_or_null(ref, "apiVersion");
   const std::string version = version_v.is_string() ? version_v.get<std::string>() : "v1";
   if (version.empty()) {
     out.push_back(field_required(at + ".apiVersion"));
@@ -121,7 +105,7 @@ void resource_field_selector_rules(const Json& ref, bool volume, const std::stri
     out.push_back(field_not_supported(at + ".resource", resource, kResources));
   }
   // validateContainerResourceDivisor: an unset (zero) divisor means 1.
-  const Json& divisor = pod_member(ref, "divisor");
+  const Json& divisor = member_or_null(ref, "divisor");
   if (divisor.is_null()) return;
   const std::string shown =
       go_quantity_string(divisor.is_string() ? divisor.get<std::string>() : divisor.dump());

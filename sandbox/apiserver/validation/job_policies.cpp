@@ -35,19 +35,19 @@ std::string policy_go_int32s(const Json& values) {
 
 void policy_on_exit_codes(const Json& on, const std::set<std::string>& containers,
                           const std::string& at, std::vector<Cause>& out) {
-  const Json& op = pod_member(on, "operator");
+  const Json& op = member_or_null(on, "operator");
   if (!op.is_string() || op == "") {
     out.push_back(field_required(at + ".operator", "valid values: [\"In\" \"NotIn\"]"));
   } else if (op != "In" && op != "NotIn") {
     out.push_back(field_not_supported(at + ".operator", op, {"In", "NotIn"}));
   }
-  const Json& container = pod_member(on, "containerName");
+  const Json& container = member_or_null(on, "containerName");
   if (container.is_string() && !containers.contains(container.get<std::string>())) {
     out.push_back(
         field_invalid(at + ".containerName", container,
                       "must be one of the container or initContainer names in the pod template"));
   }
-  const Json& values = pod_member(on, "values");
+  const Json& values = member_or_null(on, "values");
   const std::size_t n = values.is_array() ? values.size() : 0;
   if (n == 0) {
     out.push_back(field_invalid_raw(at + ".values", policy_go_int32s(values),
@@ -76,7 +76,7 @@ void policy_on_pod_conditions(const Json& patterns, const std::string& at,
                               std::vector<Cause>& out) {
   if (patterns.size() > 20) out.push_back(policy_too_many(at, patterns.size(), 20));
   for (std::size_t j = 0; j < patterns.size(); ++j) {
-    const Json& p = pod_object(patterns[j]);
+    const Json& p = object_or_empty(patterns[j]);
     const std::string p_at = indexed(at, j);
     const std::string type = text_of(p, "type");
     for (const std::string& msg : check_qualified_name(type))
@@ -93,25 +93,25 @@ void policy_on_pod_conditions(const Json& patterns, const std::string& at,
 
 void policy_failure(const Json& spec, std::vector<Cause>& out) {
   const std::string at = "spec.podFailurePolicy.rules";
-  const Json& rules = pod_member(pod_member(spec, "podFailurePolicy"), "rules");
+  const Json& rules = member_or_null(member_or_null(spec, "podFailurePolicy"), "rules");
   const std::size_t n = rules.is_array() ? rules.size() : 0;
   if (n > 20) out.push_back(policy_too_many(at, n, 20));
   std::set<std::string> containers;
-  const Json& pod_spec = pod_member(pod_member(spec, "template"), "spec");
+  const Json& pod_spec = member_or_null(member_or_null(spec, "template"), "spec");
   for (const char* list : {"containers", "initContainers"}) {
-    const Json& cs = pod_member(pod_spec, list);
+    const Json& cs = member_or_null(pod_spec, list);
     for (std::size_t i = 0; cs.is_array() && i < cs.size(); ++i)
-      containers.insert(text_of(pod_object(cs[i]), "name"));
+      containers.insert(text_of(object_or_empty(cs[i]), "name"));
   }
   for (std::size_t i = 0; i < n; ++i) {
-    const Json& rule = pod_object(rules[i]);
+    const Json& rule = object_or_empty(rules[i]);
     const std::string r_at = indexed(at, i);
     const std::string action = text_of(rule, "action");
     if (action.empty()) {
       out.push_back(field_required(
           r_at + ".action", "valid values: [\"Count\" \"FailIndex\" \"FailJob\" \"Ignore\"]"));
     } else if (action == "FailIndex") {
-      if (pod_member(spec, "backoffLimitPerIndex").is_null()) {
+      if (member_or_null(spec, "backoffLimitPerIndex").is_null()) {
         out.push_back(
             field_invalid(r_at + ".action", action, "requires the backoffLimitPerIndex to be set"));
       }
@@ -119,11 +119,11 @@ void policy_failure(const Json& spec, std::vector<Cause>& out) {
       out.push_back(field_not_supported(r_at + ".action", action,
                                         {"Count", "FailIndex", "FailJob", "Ignore"}));
     }
-    const Json& on_exit = pod_member(rule, "onExitCodes");
-    const Json& on_conditions = pod_member(rule, "onPodConditions");
+    const Json& on_exit = member_or_null(rule, "onExitCodes");
+    const Json& on_conditions = member_or_null(rule, "onPodConditions");
     const bool conditions = on_conditions.is_array() && !on_conditions.empty();
     if (!on_exit.is_null()) {
-      policy_on_exit_codes(pod_object(on_exit), containers, r_at + ".onExitCodes", out);
+      policy_on_exit_codes(object_or_empty(on_exit), containers, r_at + ".onExitCodes", out);
     }
     if (conditions) policy_on_pod_conditions(on_conditions, r_at + ".onPodConditions", out);
     if (!on_exit.is_null() && conditions) {
@@ -187,13 +187,13 @@ std::expected<long long, std::string> policy_indexes(const std::string& text,
 
 // %#v of a batch.SuccessPolicy.
 std::string policy_go_success(const Json& policy) {
-  const Json& rules = pod_member(policy, "rules");
+  const Json& rules = member_or_null(policy, "rules");
   if (!rules.is_array()) return "batch.SuccessPolicy{Rules:[]batch.SuccessPolicyRule(nil)}";
   std::string out = "batch.SuccessPolicy{Rules:[]batch.SuccessPolicyRule{";
   for (std::size_t i = 0; i < rules.size(); ++i) {
     auto ptr = [&](const char* key, const char* type) {
       return std::string("(*") + type + ")(" +
-             (pod_member(rules[i], key).is_null() ? "nil" : kGoPointer) + ")";
+             (member_or_null(rules[i], key).is_null() ? "nil" : kGoPointer) + ")";
     };
     out += std::string(i ? ", " : "") +
            "batch.SuccessPolicyRule{SucceededIndexes:" + ptr("succeededIndexes", "string") +
@@ -203,14 +203,14 @@ std::string policy_go_success(const Json& policy) {
 }
 
 void policy_success(const Json& spec, std::vector<Cause>& out) {
-  const Json& policy = pod_member(spec, "successPolicy");
-  if (pod_member(spec, "completionMode") != "Indexed") {
+  const Json& policy = member_or_null(spec, "successPolicy");
+  if (member_or_null(spec, "completionMode") != "Indexed") {
     out.push_back(field_invalid_raw("spec.successPolicy", policy_go_success(policy),
                                     "requires indexed completion mode"));
     return;
   }
   const std::string at = "spec.successPolicy.rules";
-  const Json& rules = pod_member(policy, "rules");
+  const Json& rules = member_or_null(policy, "rules");
   const std::size_t n = rules.is_array() ? rules.size() : 0;
   if (n == 0) {
     out.push_back(field_required(at,
@@ -218,14 +218,14 @@ void policy_success(const Json& spec, std::vector<Cause>& out) {
                                  "is specified"));
   }
   if (n > 20) out.push_back(policy_too_many(at, n, 20));
-  const Json& completions_v = pod_member(spec, "completions");
+  const Json& completions_v = member_or_null(spec, "completions");
   if (!completions_v.is_number_integer()) return;  // already required for Indexed
   const long long completions = completions_v.get<long long>();
   for (std::size_t i = 0; i < n; ++i) {
-    const Json& rule = pod_object(rules[i]);
+    const Json& rule = object_or_empty(rules[i]);
     const std::string r_at = indexed(at, i);
-    const Json& indexes = pod_member(rule, "succeededIndexes");
-    const Json& count = pod_member(rule, "succeededCount");
+    const Json& indexes = member_or_null(rule, "succeededIndexes");
+    const Json& count = member_or_null(rule, "succeededCount");
     if (indexes.is_null() && count.is_null()) {
       out.push_back(field_required(
           r_at, "at least one of succeededCount or succeededIndexes must be specified"));
@@ -261,8 +261,8 @@ void policy_success(const Json& spec, std::vector<Cause>& out) {
 }  // namespace
 
 void job_policy_rules(const Json& spec, std::vector<Cause>& out) {
-  if (!pod_member(spec, "podFailurePolicy").is_null()) policy_failure(spec, out);
-  if (!pod_member(spec, "successPolicy").is_null()) policy_success(spec, out);
+  if (!member_or_null(spec, "podFailurePolicy").is_null()) policy_failure(spec, out);
+  if (!member_or_null(spec, "successPolicy").is_null()) policy_success(spec, out);
 }
 
 }  // namespace respool::sandbox::kinds

@@ -10,11 +10,6 @@
 namespace respool::sandbox::kinds {
 namespace {
 
-const Json& meta_member(const Json& obj, const char* key) {
-  static const Json kNull;
-  return obj.is_object() && obj.contains(key) ? obj[key] : kNull;
-}
-
 // %#v of a []string.
 std::string meta_go_strings(const Json& list) {
   std::string out = "[]string{";
@@ -34,8 +29,8 @@ std::string go_owner_reference(const Json& ref) {
          ", Kind:" + render_value(text_of(ref, "kind")) +
          ", Name:" + render_value(text_of(ref, "name")) +
          ", UID:" + render_value(text_of(ref, "uid")) +
-         ", Controller:" + go_bool_pointer(meta_member(ref, "controller")) +
-         ", BlockOwnerDeletion:" + go_bool_pointer(meta_member(ref, "blockOwnerDeletion")) + "}";
+         ", Controller:" + go_bool_pointer(member_or_null(ref, "controller")) +
+         ", BlockOwnerDeletion:" + go_bool_pointer(member_or_null(ref, "blockOwnerDeletion")) + "}";
 }
 
 // schema.ParseGroupVersion's version: "" for "", "a/b/c" or "/v1"-like malformed values.
@@ -70,7 +65,7 @@ void owner_reference_rules(const Json& refs, std::vector<Cause>& out) {
       out.push_back(field_invalid_raw(at, go_owner_reference(ref),
                                       "/v1, Kind=Event is disallowed from being an owner"));
     }
-    if (meta_member(ref, "controller") == true) {
+    if (member_or_null(ref, "controller") == true) {
       const std::string current = kind + "/" + text_of(ref, "name");
       if (first_controller.empty()) {
         first_controller = current;
@@ -184,13 +179,13 @@ void annotation_map_rules(const Json& annotations, const std::string& at, std::v
 bool label_selector_rules(const Json& selector, const std::string& at, std::vector<Cause>& out) {
   if (!selector.is_object()) return true;
   const std::size_t before = out.size();
-  label_map_rules(meta_member(selector, "matchLabels"), at + ".matchLabels", out);
-  const Json& exprs = meta_member(selector, "matchExpressions");
+  label_map_rules(member_or_null(selector, "matchLabels"), at + ".matchLabels", out);
+  const Json& exprs = member_or_null(selector, "matchExpressions");
   for (std::size_t i = 0; exprs.is_array() && i < exprs.size(); ++i) {
     const Json& e = exprs[i];
     const std::string path = at + ".matchExpressions[" + std::to_string(i) + "]";
     const std::string op = text_of(e, "operator");
-    const Json& values = meta_member(e, "values");
+    const Json& values = member_or_null(e, "values");
     const bool has_values = values.is_array() && !values.empty();
     if (op == "In" || op == "NotIn") {
       if (!has_values) {
@@ -220,11 +215,11 @@ bool label_selector_rules(const Json& selector, const std::string& at, std::vect
 }
 
 void pod_template_rules(const Json& tmpl, const std::string& at, std::vector<Cause>& out) {
-  const Json& meta = meta_member(tmpl, "metadata");
-  label_map_rules(meta_member(meta, "labels"), at + ".labels", out);
-  annotation_map_rules(meta_member(meta, "annotations"), at + ".annotations", out);
-  validate_pod_spec(meta_member(tmpl, "spec"), at + ".spec", out);
-  const Json& ephemeral = meta_member(meta_member(tmpl, "spec"), "ephemeralContainers");
+  const Json& meta = member_or_null(tmpl, "metadata");
+  label_map_rules(member_or_null(meta, "labels"), at + ".labels", out);
+  annotation_map_rules(member_or_null(meta, "annotations"), at + ".annotations", out);
+  validate_pod_spec(member_or_null(tmpl, "spec"), at + ".spec", out);
+  const Json& ephemeral = member_or_null(member_or_null(tmpl, "spec"), "ephemeralContainers");
   if (ephemeral.is_array() && !ephemeral.empty()) {
     out.push_back(field_forbidden(at + ".spec.ephemeralContainers",
                                   "ephemeral containers not allowed in pod template"));
@@ -233,11 +228,11 @@ void pod_template_rules(const Json& tmpl, const std::string& at, std::vector<Cau
 
 void validate_metadata(const ResourceType& type, const Json& obj, const Json* old,
                        std::vector<Cause>& out) {
-  const Json& meta = meta_member(obj, "metadata");
-  const Json& old_meta = old ? meta_member(*old, "metadata") : meta_member(Json(), "");
+  const Json& meta = member_or_null(obj, "metadata");
+  const Json& old_meta = old ? member_or_null(*old, "metadata") : member_or_null(Json(), "");
   if (old && has_deletion_timestamp(*old)) {
-    no_new_finalizer_rule(meta_member(meta, "finalizers"), meta_member(old_meta, "finalizers"),
-                          out);
+    no_new_finalizer_rule(member_or_null(meta, "finalizers"),
+                          member_or_null(old_meta, "finalizers"), out);
   }
   if (!old) {
     const std::string generate = text_of(meta, "generateName");
@@ -255,21 +250,21 @@ void validate_metadata(const ResourceType& type, const Json& obj, const Json* ol
     // BeforeUpdate keeps the stored deletionTimestamp and grace period when the object has
     // them; setting or changing them otherwise is refused here.
     for (const char* key : {"deletionTimestamp", "deletionGracePeriodSeconds"}) {
-      const Json& now = meta_member(meta, key);
-      if (now != meta_member(old_meta, key)) {
+      const Json& now = member_or_null(meta, key);
+      if (now != member_or_null(old_meta, key)) {
         out.push_back(field_invalid_raw(std::string("metadata.") + key, shown_meta_value(now),
                                         "field is immutable"));
       }
     }
   }
-  label_map_rules(meta_member(meta, "labels"), "metadata.labels", out);
-  annotation_map_rules(meta_member(meta, "annotations"), "metadata.annotations", out);
-  owner_reference_rules(meta_member(meta, "ownerReferences"), out);
-  if (!old) finalizer_rules(meta_member(meta, "finalizers"), out);
+  label_map_rules(member_or_null(meta, "labels"), "metadata.labels", out);
+  annotation_map_rules(member_or_null(meta, "annotations"), "metadata.annotations", out);
+  owner_reference_rules(member_or_null(meta, "ownerReferences"), out);
+  if (!old) finalizer_rules(member_or_null(meta, "finalizers"), out);
   // The in-tree kinds' validation adds the legacy finalizer-name check; custom resources, CRDs
   // and APIServices are validated by apimachinery's rules alone.
   if (!type.custom() && type.id != KindId::CustomResourceDefinition && type.kind != "APIService") {
-    kube_finalizer_rules(meta_member(meta, "finalizers"), out);
+    kube_finalizer_rules(member_or_null(meta, "finalizers"), out);
   }
 }
 

@@ -13,7 +13,7 @@ namespace {
 std::map<std::string, std::string> mount_paths(const Json& list, const char* path_key) {
   std::map<std::string, std::string> out;
   for (std::size_t i = 0; list.is_array() && i < list.size(); ++i) {
-    const Json& m = pod_object(list[i]);
+    const Json& m = object_or_empty(list[i]);
     out[text_of(m, "name")] = text_of(m, path_key);
   }
   return out;
@@ -37,11 +37,11 @@ bool mount_has_backsteps(const std::string& path) {
 void volume_mount_rules(const Json& container, const PodVolumes& volumes, const std::string& c_at,
                         std::vector<Cause>& out) {
   const std::string at = c_at + ".volumeMounts";
-  const Json& mounts = pod_member(container, "volumeMounts");
-  const auto devices = mount_paths(pod_member(container, "volumeDevices"), "devicePath");
+  const Json& mounts = member_or_null(container, "volumeMounts");
+  const auto devices = mount_paths(member_or_null(container, "volumeDevices"), "devicePath");
   std::set<std::string> mount_points;
   for (std::size_t i = 0; mounts.is_array() && i < mounts.size(); ++i) {
-    const Json& m = pod_object(mounts[i]);
+    const Json& m = object_or_empty(mounts[i]);
     const std::string m_at = indexed(at, i);
     const std::string name = text_of(m, "name");
     const std::string path = text_of(m, "mountPath");
@@ -69,15 +69,15 @@ void volume_mount_rules(const Json& container, const PodVolumes& volumes, const 
       }
       local_descending_path_rules(sub_expr, at + ".subPathExpr", out);
     }
-    const Json& propagation = pod_member(m, "mountPropagation");
+    const Json& propagation = member_or_null(m, "mountPropagation");
     if (propagation.is_string()) {
       const std::string p = propagation.get<std::string>();
       if (p != "Bidirectional" && p != "HostToContainer" && p != "None") {
         out.push_back(field_not_supported(at + ".mountPropagation", p,
                                           {"Bidirectional", "HostToContainer", "None"}));
       }
-      const Json& sc = pod_member(container, "securityContext");
-      if (p == "Bidirectional" && pod_member(sc, "privileged") != true) {
+      const Json& sc = member_or_null(container, "securityContext");
+      if (p == "Bidirectional" && member_or_null(sc, "privileged") != true) {
         out.push_back(field_forbidden(
             at + ".mountPropagation",
             "Bidirectional mount propagation is available only to privileged containers"));
@@ -89,12 +89,12 @@ void volume_mount_rules(const Json& container, const PodVolumes& volumes, const 
 void volume_device_rules(const Json& container, const PodVolumes& volumes, const std::string& c_at,
                          std::vector<Cause>& out) {
   const std::string at = c_at + ".volumeDevices";
-  const Json& devices = pod_member(container, "volumeDevices");
-  const auto mounts = mount_paths(pod_member(container, "volumeMounts"), "mountPath");
+  const Json& devices = member_or_null(container, "volumeDevices");
+  const auto mounts = mount_paths(member_or_null(container, "volumeMounts"), "mountPath");
   std::set<std::string> names;
   std::set<std::string> paths;
   for (std::size_t i = 0; devices.is_array() && i < devices.size(); ++i) {
-    const Json& d = pod_object(devices[i]);
+    const Json& d = object_or_empty(devices[i]);
     const std::string d_at = indexed(at, i);
     const std::string name = text_of(d, "name");
     const std::string path = text_of(d, "devicePath");

@@ -10,15 +10,6 @@
 namespace respool::sandbox::kinds {
 namespace {
 
-const Json& object_or_empty(const Json& v) {
-  static const Json kEmpty = Json::object();
-  return v.is_object() ? v : kEmpty;
-}
-
-Json member(const Json& obj, const char* key) {
-  return obj.is_object() && obj.contains(key) ? obj[key] : Json();
-}
-
 std::string quantity_text(const Json& v) {
   return v.is_string() ? v.get<std::string>() : v.is_number() ? v.dump() : "";
 }
@@ -100,8 +91,8 @@ void resource_name_rules(const std::string& name, const std::string& at, std::ve
 // validateResourceRequirements (Go walks the maps in random order; here names come sorted).
 void container_resource_rules(const Json& resources, const std::string& at,
                               std::vector<Cause>& out) {
-  const Json limits = object_or_empty(member(resources, "limits"));
-  const Json requests = object_or_empty(member(resources, "requests"));
+  const Json limits = object_or_empty(member_or_null(resources, "limits"));
+  const Json requests = object_or_empty(member_or_null(resources, "requests"));
   const std::string lim_at = at + ".limits";
   const std::string req_at = at + ".requests";
   bool cpu_or_memory = false;
@@ -192,7 +183,7 @@ void toleration_rules(const Json& tolerations, const std::string& at, std::vecto
                                   "operator must be Exists when `key` is empty, which means "
                                   "\"match all values and all keys\""));
     }
-    if (!member(t, "tolerationSeconds").is_null() && effect != "NoExecute") {
+    if (!member_or_null(t, "tolerationSeconds").is_null() && effect != "NoExecute") {
       out.push_back(field_invalid(path + ".effect", effect,
                                   "effect must be 'NoExecute' when `tolerationSeconds` is set"));
     }
@@ -222,13 +213,14 @@ void toleration_rules(const Json& tolerations, const std::string& at, std::vecto
 // validatePodHostNetworkDeps: with hostNetwork a container's hostPort is its containerPort
 // (decoding sets a missing one to it).
 void host_network_rules(const Json& spec, const std::string& at, std::vector<Cause>& out) {
-  if (member(spec, "hostNetwork") != true) return;
-  const Json containers = member(spec, "containers");
+  if (member_or_null(spec, "hostNetwork") != true) return;
+  const Json containers = member_or_null(spec, "containers");
   for (std::size_t i = 0; containers.is_array() && i < containers.size(); ++i) {
-    const Json ports = member(containers[i], "ports");
+    const Json ports = member_or_null(containers[i], "ports");
     for (std::size_t j = 0; ports.is_array() && j < ports.size(); ++j) {
-      const Json host = member(ports[j], "hostPort");
-      if (host.is_number_integer() && host != 0 && host != member(ports[j], "containerPort")) {
+      const Json host = member_or_null(ports[j], "hostPort");
+      if (host.is_number_integer() && host != 0 &&
+          host != member_or_null(ports[j], "containerPort")) {
         out.push_back(field_invalid(
             at + ".containers[" + std::to_string(i) + "].ports[" + std::to_string(j) + "].hostPort",
             host, "must match `containerPort` when `hostNetwork` is true"));
@@ -276,7 +268,7 @@ long long int_or_percent_rules(const Json& v, const std::string& at, std::vector
 
 void non_negative(const Json& spec, const char* key, const std::string& at,
                   std::vector<Cause>& out) {
-  const Json v = member(spec, key);
+  const Json v = member_or_null(spec, key);
   if (v.is_number_integer() && v.get<long long>() < 0) {
     out.push_back(field_invalid(at + "." + key, v, "must be greater than or equal to 0"));
   }
@@ -284,7 +276,7 @@ void non_negative(const Json& spec, const char* key, const std::string& at,
 
 void validate_pod_spec(const Json& spec_in, const std::string& at, std::vector<Cause>& out) {
   const Json& spec = object_or_empty(spec_in);
-  const PodVolumes volumes = volume_rules(member(spec, "volumes"), at + ".volumes", out);
+  const PodVolumes volumes = volume_rules(member_or_null(spec, "volumes"), at + ".volumes", out);
   container_list_rules(spec, volumes, at, out);
   host_network_rules(spec, at, out);
   policy_rule(spec, "restartPolicy", at, {"Always", "OnFailure", "Never"}, out);
@@ -304,7 +296,7 @@ void validate_pod_spec(const Json& spec_in, const std::string& at, std::vector<C
   };
   subdomain_rule("serviceAccountName");
   subdomain_rule("nodeName");
-  const Json deadline = member(spec, "activeDeadlineSeconds");
+  const Json deadline = member_or_null(spec, "activeDeadlineSeconds");
   if (deadline.is_number_integer() &&
       (deadline.get<long long>() < 1 || deadline.get<long long>() > 2147483647)) {
     out.push_back(field_invalid(at + ".activeDeadlineSeconds", deadline,
@@ -312,10 +304,10 @@ void validate_pod_spec(const Json& spec_in, const std::string& at, std::vector<C
   }
   label_rule("hostname");
   label_rule("subdomain");
-  toleration_rules(member(spec, "tolerations"), at + ".tolerations", out);
+  toleration_rules(member_or_null(spec, "tolerations"), at + ".tolerations", out);
   pod_host_alias_rules(spec, at + ".hostAliases", out);
   subdomain_rule("priorityClassName");
-  const Json preemption = member(spec, "preemptionPolicy");
+  const Json preemption = member_or_null(spec, "preemptionPolicy");
   if (preemption.is_string() && preemption != "PreemptLowerPriority" && preemption != "Never") {
     out.push_back(field_not_supported(at + ".preemptionPolicy", preemption,
                                       {"PreemptLowerPriority", "Never"}));

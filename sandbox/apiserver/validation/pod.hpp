@@ -17,12 +17,6 @@
 
 namespace respool::sandbox::kinds {
 
-// obj[key], null when obj is no object or has no such key.
-const Json& pod_member(const Json& obj, const char* key);
-// v when it is an object, else an empty object.
-const Json& pod_object(const Json& v);
-// "<at>[i]".
-std::string indexed(const std::string& at, std::size_t i);
 // field.NotFound: "Not found: <value>".
 Cause field_not_found(std::string field, const Json& value);
 // A set pointer as Go's %#v shows it: the sandbox has no addresses, so a fixed one.

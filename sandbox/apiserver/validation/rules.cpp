@@ -170,11 +170,6 @@ Cause field_duplicate_raw(std::string field, const std::string& rendered, std::s
   return {"FieldValueDuplicate", std::move(msg), std::move(field)};
 }
 
-std::string text_of(const Json& obj, const char* key) {
-  if (!obj.is_object() || !obj.contains(key) || !obj[key].is_string()) return "";
-  return obj[key].get<std::string>();
-}
-
 std::vector<std::string> create_warnings(const ResourceType& type, const Json& obj) {
   // WarningsOnCreate of the workload strategies: a name that is not a DNS label.
   const char* used_in = nullptr;
@@ -237,6 +232,22 @@ std::vector<Cause> validate(const ResourceType& type, const Json& obj, const Jso
       break;
   }
   return out;
+}
+
+const Json& member_or_null(const Json& obj, const char* key) {
+  static const Json kNull;
+  if (!obj.is_object()) return kNull;
+  auto it = obj.find(key);
+  return it == obj.end() ? kNull : *it;
+}
+
+const Json& object_or_empty(const Json& v) {
+  static const Json kEmpty = Json::object();
+  return v.is_object() ? v : kEmpty;
+}
+
+std::string indexed(const std::string& at, std::size_t i) {
+  return at + "[" + std::to_string(i) + "]";
 }
 
 }  // namespace respool::sandbox::kinds

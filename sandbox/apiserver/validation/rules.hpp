@@ -11,6 +11,13 @@
 
 namespace respool::sandbox::kinds {
 
+// obj[key], null when obj is no object or has no such key.
+const Json& member_or_null(const Json& obj, const char* key);
+// v when it is an object, else an empty object.
+const Json& object_or_empty(const Json& v);
+// "<at>[i]".
+std::string indexed(const std::string& at, std::size_t i);
+
 // validation.IsQualifiedName ("prefix/name"): its messages, empty when valid.
 std::vector<std::string> check_qualified_name(const std::string& key);
 // validation.IsValidLabelValue: its messages, empty when valid.
@@ -45,9 +52,6 @@ std::string go_time_string(const std::string& rfc3339);
 // ValidateObjectMeta (create, `old` null) / ValidateObjectMetaUpdate of obj's metadata.
 void validate_metadata(const ResourceType& type, const Json& obj, const Json* old,
                        std::vector<Cause>& out);
-
-// The object's string at `key`, "" when missing or not a string.
-std::string text_of(const Json& obj, const char* key);
 
 // %#v of an intstr.IntOrString.
 std::string go_int_or_string(const Json& v);

@@ -14,7 +14,7 @@ const char* kIdRange = "must be between 0 and 2147483647, inclusive";
 
 void sec_id_rule(const Json& holder, const char* key, const std::string& at,
                  std::vector<Cause>& out) {
-  const Json& id = pod_member(holder, key);
+  const Json& id = member_or_null(holder, key);
   if (id.is_number_integer() && (id.get<long long>() < 0 || id.get<long long>() > 2147483647)) {
     out.push_back(field_invalid(at + "." + key, id, kIdRange));
   }
@@ -22,8 +22,8 @@ void sec_id_rule(const Json& holder, const char* key, const std::string& at,
 
 // %#v of a *T field inside a struct: nil, or a pointer.
 std::string sec_ptr(const Json& sc, const char* key, const char* type) {
-  return std::string("(*") + type + ")(" + (pod_member(sc, key).is_null() ? "nil" : kGoPointer) +
-         ")";
+  return std::string("(*") + type + ")(" +
+         (member_or_null(sc, key).is_null() ? "nil" : kGoPointer) + ")";
 }
 
 // %#v of core.SecurityContext, as "Invalid value:" shows the whole context.
@@ -52,7 +52,7 @@ void sec_seccomp(const Json& sp, const std::string& at, std::vector<Cause>& out)
     out.push_back(
         field_not_supported(at + ".type", type, {"Localhost", "RuntimeDefault", "Unconfined"}));
   }
-  const Json& local = pod_member(sp, "localhostProfile");
+  const Json& local = member_or_null(sp, "localhostProfile");
   if (type == "Localhost") {
     if (local.is_null()) {
       out.push_back(
@@ -73,7 +73,7 @@ void sec_seccomp(const Json& sp, const std::string& at, std::vector<Cause>& out)
 void sec_apparmor(const Json& p, const std::string& at, std::vector<Cause>& out) {
   if (p.is_null()) return;
   const std::string type = text_of(p, "type");
-  const Json& local = pod_member(p, "localhostProfile");
+  const Json& local = member_or_null(p, "localhostProfile");
   if (type == "Localhost") {
     const std::string text = local.is_string() ? local.get<std::string>() : "";
     const auto first = text.find_first_not_of(" \t\n\v\f\r");
@@ -106,7 +106,7 @@ void sec_sysctls(const Json& spec, const Json& sysctls, const std::string& at,
       "([a-z0-9]([-_a-z0-9]*[a-z0-9])?[\\./])*[a-z0-9]([-_a-z0-9]*[a-z0-9])?");
   std::set<std::string> names;
   for (std::size_t i = 0; sysctls.is_array() && i < sysctls.size(); ++i) {
-    const std::string name = text_of(pod_object(sysctls[i]), "name");
+    const std::string name = text_of(object_or_empty(sysctls[i]), "name");
     const std::string name_at = indexed(at, i) + ".name";
     if (name.empty()) {
       out.push_back(field_required(name_at));
@@ -123,10 +123,10 @@ void sec_sysctls(const Json& spec, const Json& sysctls, const std::string& at,
     const bool net = n.starts_with("net.");
     const bool ipc = n == "kernel.sem" || n.starts_with("kernel.shm") ||
                      n.starts_with("kernel.msg") || n.starts_with("fs.mqueue.");
-    if (net && pod_member(spec, "hostNetwork") == true) {
+    if (net && member_or_null(spec, "hostNetwork") == true) {
       out.push_back(
           field_invalid(name_at, name, "may not be specified when 'hostNetwork' is true"));
-    } else if (ipc && pod_member(spec, "hostIPC") == true) {
+    } else if (ipc && member_or_null(spec, "hostIPC") == true) {
       out.push_back(field_invalid(name_at, name, "may not be specified when 'hostIPC' is true"));
     }
     names.insert(name);
@@ -134,30 +134,31 @@ void sec_sysctls(const Json& spec, const Json& sysctls, const std::string& at,
 }
 
 void sec_pod_security(const Json& spec, const std::string& at, std::vector<Cause>& out) {
-  const Json& sc = pod_member(spec, "securityContext");
+  const Json& sc = member_or_null(spec, "securityContext");
   if (!sc.is_object()) return;
   sec_id_rule(sc, "fsGroup", at, out);
   sec_id_rule(sc, "runAsUser", at, out);
   sec_id_rule(sc, "runAsGroup", at, out);
-  const Json& groups = pod_member(sc, "supplementalGroups");
+  const Json& groups = member_or_null(sc, "supplementalGroups");
   for (std::size_t i = 0; groups.is_array() && i < groups.size(); ++i) {
     const Json& g = groups[i];
     if (g.is_number_integer() && (g.get<long long>() < 0 || g.get<long long>() > 2147483647)) {
       out.push_back(field_invalid(indexed(at + ".supplementalGroups", i), g, kIdRange));
     }
   }
-  if (pod_member(spec, "shareProcessNamespace") == true && pod_member(spec, "hostPID") == true) {
+  if (member_or_null(spec, "shareProcessNamespace") == true &&
+      member_or_null(spec, "hostPID") == true) {
     out.push_back(field_invalid(at + ".shareProcessNamespace", true,
                                 "ShareProcessNamespace and HostPID cannot both be enabled"));
   }
-  sec_sysctls(spec, pod_member(sc, "sysctls"), at + ".sysctls", out);
-  const Json& change = pod_member(sc, "fsGroupChangePolicy");
+  sec_sysctls(spec, member_or_null(sc, "sysctls"), at + ".sysctls", out);
+  const Json& change = member_or_null(sc, "fsGroupChangePolicy");
   if (change.is_string() && change != "Always" && change != "OnRootMismatch") {
     out.push_back(
         field_not_supported(at + ".fsGroupChangePolicy", change, {"Always", "OnRootMismatch"}));
   }
-  sec_seccomp(pod_member(sc, "seccompProfile"), at + ".seccompProfile", out);
-  sec_apparmor(pod_member(sc, "appArmorProfile"), at + ".appArmorProfile", out);
+  sec_seccomp(member_or_null(sc, "seccompProfile"), at + ".seccompProfile", out);
+  sec_apparmor(member_or_null(sc, "appArmorProfile"), at + ".appArmorProfile", out);
 }
 
 // ValidateNodeSelectorTerm (values checked unless `any_values`, as for preferred terms).
@@ -169,7 +170,7 @@ void container_security_rules(const Json& sc, bool host_users, const std::string
   if (!sc.is_object()) return;
   sec_id_rule(sc, "runAsUser", at, out);
   sec_id_rule(sc, "runAsGroup", at, out);
-  const Json& proc = pod_member(sc, "procMount");
+  const Json& proc = member_or_null(sc, "procMount");
   if (proc.is_string()) {
     if (proc != "Default" && proc != "Unmasked") {
       out.push_back(field_not_supported(at + ".procMount", proc, {"Default", "Unmasked"}));
@@ -179,14 +180,14 @@ void container_security_rules(const Json& sc, bool host_users, const std::string
           field_invalid(at + ".procMount", proc, "`hostUsers` must be false to use `Unmasked`"));
     }
   }
-  sec_seccomp(pod_member(sc, "seccompProfile"), at + ".seccompProfile", out);
-  if (pod_member(sc, "allowPrivilegeEscalation") == false) {
-    if (pod_member(sc, "privileged") == true) {
+  sec_seccomp(member_or_null(sc, "seccompProfile"), at + ".seccompProfile", out);
+  if (member_or_null(sc, "allowPrivilegeEscalation") == false) {
+    if (member_or_null(sc, "privileged") == true) {
       out.push_back(field_invalid_raw(
           at, sec_go_security_context(sc),
           "cannot set `allowPrivilegeEscalation` to false and `privileged` to true"));
     }
-    const Json& add = pod_member(pod_member(sc, "capabilities"), "add");
+    const Json& add = member_or_null(member_or_null(sc, "capabilities"), "add");
     for (std::size_t i = 0; add.is_array() && i < add.size(); ++i) {
       if (add[i] == "CAP_SYS_ADMIN") {
         out.push_back(field_invalid_raw(
@@ -195,7 +196,7 @@ void container_security_rules(const Json& sc, bool host_users, const std::string
       }
     }
   }
-  sec_apparmor(pod_member(sc, "appArmorProfile"), at + ".appArmorProfile", out);
+  sec_apparmor(member_or_null(sc, "appArmorProfile"), at + ".appArmorProfile", out);
 }
 
 void pod_security_rules(const Json& spec, const std::string& at, std::vector<Cause>& out) {
@@ -203,7 +204,7 @@ void pod_security_rules(const Json& spec, const std::string& at, std::vector<Cau
 }
 
 void pod_os_rules(const Json& spec, const std::string& at, std::vector<Cause>& out) {
-  const Json& os = pod_member(spec, "os");
+  const Json& os = member_or_null(spec, "os");
   if (os.is_null()) return;
   const std::string name = text_of(os, "name");
   if (name.empty()) {
@@ -214,16 +215,16 @@ void pod_os_rules(const Json& spec, const std::string& at, std::vector<Cause>& o
     out.push_back(field_not_supported(at + ".os", name, {"linux", "windows"}));
     return;
   }
-  const Json& sc = pod_member(spec, "securityContext");
+  const Json& sc = member_or_null(spec, "securityContext");
   const bool windows = name == "windows";
   const char* kWindows = "cannot be set for a windows pod";
-  if (!windows && !pod_member(sc, "windowsOptions").is_null()) {
+  if (!windows && !member_or_null(sc, "windowsOptions").is_null()) {
     out.push_back(field_forbidden(at + ".securityContext.windowsOptions",
                                   "windows options cannot be set for a linux pod"));
   }
   if (windows && sc.is_object()) {
     auto forbid = [&](const Json& holder, const char* key, const std::string& path) {
-      const Json& v = pod_member(holder, key);
+      const Json& v = member_or_null(holder, key);
       const bool set = key == std::string("hostPID") || key == std::string("hostIPC")
                            ? v == true
                            : !v.is_null() && !(key == std::string("sysctls") && v.empty());
@@ -248,13 +249,13 @@ void pod_os_rules(const Json& spec, const std::string& at, std::vector<Cause>& o
   }
   // podshelper.VisitContainersWithPath: init containers, containers, ephemeral containers.
   for (const char* list : {"initContainers", "containers", "ephemeralContainers"}) {
-    const Json& containers = pod_member(spec, list);
+    const Json& containers = member_or_null(spec, list);
     for (std::size_t i = 0; containers.is_array() && i < containers.size(); ++i) {
-      const Json& csc = pod_member(containers[i], "securityContext");
+      const Json& csc = member_or_null(containers[i], "securityContext");
       if (!csc.is_object()) continue;
       const std::string c_at = indexed(at + "." + list, i) + ".securityContext";
       if (!windows) {
-        if (!pod_member(csc, "windowsOptions").is_null()) {
+        if (!member_or_null(csc, "windowsOptions").is_null()) {
           out.push_back(field_forbidden(c_at + ".windowsOptions",
                                         "windows options cannot be set for a linux pod"));
         }
@@ -263,7 +264,7 @@ void pod_os_rules(const Json& spec, const std::string& at, std::vector<Cause>& o
       for (const char* key : {"appArmorProfile", "seLinuxOptions", "seccompProfile", "capabilities",
                               "readOnlyRootFilesystem", "privileged", "allowPrivilegeEscalation",
                               "procMount", "runAsUser", "runAsGroup"}) {
-        if (!pod_member(csc, key).is_null())
+        if (!member_or_null(csc, key).is_null())
           out.push_back(field_forbidden(c_at + "." + key, kWindows));
       }
     }

@@ -14,15 +14,6 @@
 namespace respool::sandbox::kinds {
 namespace {
 
-const Json& service_member(const Json& obj, const char* key) {
-  static const Json kNull;
-  return obj.is_object() && obj.contains(key) ? obj[key] : kNull;
-}
-
-std::string idx(const std::string& at, std::size_t i) {
-  return at + "[" + std::to_string(i) + "]";
-}
-
 bool is_ipv4(const std::string& ip) {
   in_addr a{};
   return inet_pton(AF_INET, ip.c_str(), &a) == 1;
@@ -58,7 +49,7 @@ std::string service_go_strings(const std::vector<std::string>& list) {
 }
 
 bool headless(const Json& spec) {
-  auto ips = strings_of(service_member(spec, "clusterIPs"));
+  auto ips = strings_of(member_or_null(spec, "clusterIPs"));
   return ips.size() == 1 && ips[0] == "None";
 }
 
@@ -73,7 +64,7 @@ void port_rules(const Json& port, const std::string& at, bool require_name,
     if (!names.insert(name).second)
       out.push_back(field_duplicate_raw(at + ".name", render_value(name)));
   }
-  const Json& number = service_member(port, "port");
+  const Json& number = member_or_null(port, "port");
   if (!valid_port(number)) {
     out.push_back(field_invalid(at + ".port", number.is_number() ? number : Json(0), kPortRange));
   }
@@ -83,7 +74,7 @@ void port_rules(const Json& port, const std::string& at, bool require_name,
   } else if (protocol != "TCP" && protocol != "UDP" && protocol != "SCTP") {
     out.push_back(field_not_supported(at + ".protocol", protocol, {"SCTP", "TCP", "UDP"}));
   }
-  const Json& target = service_member(port, "targetPort");
+  const Json& target = member_or_null(port, "targetPort");
   if (target.is_string()) {
     for (const std::string& msg : check_port_name(target.get<std::string>()))
       out.push_back(field_invalid(at + ".targetPort", target, msg));
@@ -91,7 +82,7 @@ void port_rules(const Json& port, const std::string& at, bool require_name,
     out.push_back(
         field_invalid(at + ".targetPort", target.is_number() ? target : Json(0), kPortRange));
   }
-  const Json& app = service_member(port, "appProtocol");
+  const Json& app = member_or_null(port, "appProtocol");
   if (app.is_string()) {
     for (const std::string& msg : check_qualified_name(app.get<std::string>()))
       out.push_back(field_invalid(at + ".appProtocol", app, msg));
@@ -109,7 +100,7 @@ std::string go_port_key(const std::string& protocol, long long port) {
 void cluster_ip_rules(const Json& spec, std::vector<Cause>& out) {
   if (text_of(spec, "type") == "ExternalName") return;
   const std::string ip = text_of(spec, "clusterIP");
-  const auto ips = strings_of(service_member(spec, "clusterIPs"));
+  const auto ips = strings_of(member_or_null(spec, "clusterIPs"));
   const std::string at = "spec.clusterIPs";
   if (!ip.empty()) {
     if (ips.empty()) {
@@ -122,17 +113,18 @@ void cluster_ip_rules(const Json& spec, std::vector<Cause>& out) {
     out.push_back(field_invalid_raw(at, service_go_strings(ips),
                                     "must be empty when `clusterIP` is not specified"));
   }
-  const auto families = strings_of(service_member(spec, "ipFamilies"));
+  const auto families = strings_of(member_or_null(spec, "ipFamilies"));
   std::set<std::string> seen;
   for (std::size_t i = 0; i < families.size(); ++i) {
     if (families[i] != "IPv4" && families[i] != "IPv6") {
-      out.push_back(field_not_supported(idx("spec.ipFamilies", i), families[i], {"IPv4", "IPv6"}));
+      out.push_back(
+          field_not_supported(indexed("spec.ipFamilies", i), families[i], {"IPv4", "IPv6"}));
     }
     if (!seen.insert(families[i]).second) {
-      out.push_back(field_duplicate_raw(idx("spec.ipFamilies", i), render_value(families[i])));
+      out.push_back(field_duplicate_raw(indexed("spec.ipFamilies", i), render_value(families[i])));
     }
   }
-  const Json& policy = service_member(spec, "ipFamilyPolicy");
+  const Json& policy = member_or_null(spec, "ipFamilyPolicy");
   if (policy.is_string() && policy != "SingleStack" && policy != "PreferDualStack" &&
       policy != "RequireDualStack") {
     out.push_back(field_not_supported("spec.ipFamilyPolicy", policy,
@@ -150,7 +142,7 @@ void cluster_ip_rules(const Json& spec, std::vector<Cause>& out) {
     }
     if (!is_ipv4(ips[i]) && !is_ipv6(ips[i])) {
       bad_ips = true;
-      out.push_back(field_invalid(idx(at, i), ips[i],
+      out.push_back(field_invalid(indexed(at, i), ips[i],
                                   "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)"));
     }
   }
@@ -165,12 +157,12 @@ void cluster_ip_rules(const Json& spec, std::vector<Cause>& out) {
     for (std::size_t i = 0; i < ips.size() && i < families.size(); ++i) {
       if (families[i] == "IPv4" && is_ipv6(ips[i])) {
         out.push_back(field_invalid(
-            idx(at, i), ips[i],
+            indexed(at, i), ips[i],
             "expected an IPv4 value as indicated by `ipFamilies[" + std::to_string(i) + "]`"));
       }
       if (families[i] == "IPv6" && !is_ipv6(ips[i])) {
         out.push_back(field_invalid(
-            idx(at, i), ips[i],
+            indexed(at, i), ips[i],
             "expected an IPv6 value as indicated by `ipFamilies[" + std::to_string(i) + "]`"));
       }
     }
@@ -185,13 +177,13 @@ void type_rules(const Json& spec, std::vector<Cause>& out) {
                                   "may not be set to 'None' for " + type + " services"));
     }
   } else if (type == "ExternalName") {
-    if (!strings_of(service_member(spec, "clusterIPs")).empty()) {
+    if (!strings_of(member_or_null(spec, "clusterIPs")).empty()) {
       out.push_back(field_forbidden("spec.clusterIPs", "may not be set for ExternalName services"));
     }
-    if (!strings_of(service_member(spec, "ipFamilies")).empty()) {
+    if (!strings_of(member_or_null(spec, "ipFamilies")).empty()) {
       out.push_back(field_forbidden("spec.ipFamilies", "may not be set for ExternalName services"));
     }
-    if (!service_member(spec, "ipFamilyPolicy").is_null()) {
+    if (!member_or_null(spec, "ipFamilyPolicy").is_null()) {
       out.push_back(
           field_forbidden("spec.ipFamilyPolicy", "may not be set for ExternalName services"));
     }
@@ -212,13 +204,13 @@ void affinity_rules(const Json& spec, std::vector<Cause>& out) {
   } else if (affinity != "ClientIP" && affinity != "None") {
     out.push_back(field_not_supported("spec.sessionAffinity", affinity, {"ClientIP", "None"}));
   }
-  const Json& config = service_member(spec, "sessionAffinityConfig");
+  const Json& config = member_or_null(spec, "sessionAffinityConfig");
   if (affinity == "ClientIP") {
-    const Json& timeout = service_member(service_member(config, "clientIP"), "timeoutSeconds");
+    const Json& timeout = member_or_null(member_or_null(config, "clientIP"), "timeoutSeconds");
     if (!config.is_object()) {
       out.push_back(
           field_required("spec.sessionAffinityConfig", "when session affinity type is ClientIP"));
-    } else if (!service_member(config, "clientIP").is_object()) {
+    } else if (!member_or_null(config, "clientIP").is_object()) {
       out.push_back(field_required("spec.sessionAffinityConfig.clientIP",
                                    "when session affinity type is ClientIP"));
     } else if (timeout.is_null()) {
@@ -249,7 +241,7 @@ void traffic_rules(const Json& spec, std::vector<Cause>& out) {
   } else if (external && etp != "Cluster" && etp != "Local") {
     out.push_back(field_not_supported("spec.externalTrafficPolicy", etp, {"Cluster", "Local"}));
   }
-  const Json& hc = service_member(spec, "healthCheckNodePort");
+  const Json& hc = member_or_null(spec, "healthCheckNodePort");
   const bool needs_hc = load_balancer && etp == "Local";
   const bool hc_set = hc.is_number_integer() && hc.get<long long>() != 0;
   if (!needs_hc && hc_set) {
@@ -261,13 +253,13 @@ void traffic_rules(const Json& spec, std::vector<Cause>& out) {
   } else if (needs_hc && !valid_port(hc)) {
     out.push_back(field_invalid("spec.healthCheckNodePort", hc, kPortRange));
   }
-  const Json& itp = service_member(spec, "internalTrafficPolicy");
+  const Json& itp = member_or_null(spec, "internalTrafficPolicy");
   if (itp.is_null() && type != "ExternalName") {
     out.push_back(field_required("spec.internalTrafficPolicy"));
   } else if (itp.is_string() && itp != "Cluster" && itp != "Local") {
     out.push_back(field_not_supported("spec.internalTrafficPolicy", itp, {"Cluster", "Local"}));
   }
-  const Json& distribution = service_member(spec, "trafficDistribution");
+  const Json& distribution = member_or_null(spec, "trafficDistribution");
   if (distribution.is_string() && distribution != "PreferClose") {
     out.push_back(field_not_supported("spec.trafficDistribution", distribution, {"PreferClose"}));
   }
@@ -277,13 +269,13 @@ void traffic_rules(const Json& spec, std::vector<Cause>& out) {
 void update_rules(const Json& spec, const Json& before, std::vector<Cause>& out) {
   if (text_of(spec, "type") == "ExternalName" || text_of(before, "type") == "ExternalName") return;
   if (headless(spec) && headless(before)) return;
-  const auto now = strings_of(service_member(spec, "clusterIPs"));
-  const auto was = strings_of(service_member(before, "clusterIPs"));
+  const auto now = strings_of(member_or_null(spec, "clusterIPs"));
+  const auto was = strings_of(member_or_null(before, "clusterIPs"));
   const std::string first = "spec.clusterIPs[0]";
   if (now.size() == was.size()) {
     for (std::size_t i = 0; i < was.size(); ++i) {
       if (was[i] != now[i]) {
-        out.push_back(field_invalid_raw(idx("spec.clusterIPs", i), service_go_strings(now),
+        out.push_back(field_invalid_raw(indexed("spec.clusterIPs", i), service_go_strings(now),
                                         "may not change once set"));
       }
     }
@@ -294,8 +286,8 @@ void update_rules(const Json& spec, const Json& before, std::vector<Cause>& out)
     } else if (now[0] != was[0]) {
       out.push_back(field_invalid_raw(first, service_go_strings(now), "may not change once set"));
     }
-    if (now.size() == 1 && service_member(spec, "ipFamilyPolicy") != "SingleStack") {
-      const Json& policy = service_member(spec, "ipFamilyPolicy");
+    if (now.size() == 1 && member_or_null(spec, "ipFamilyPolicy") != "SingleStack") {
+      const Json& policy = member_or_null(spec, "ipFamilyPolicy");
       out.push_back(field_invalid("spec.ipFamilyPolicy", policy,
                                   "must be set to 'SingleStack' when releasing the secondary "
                                   "clusterIP"));
@@ -308,10 +300,10 @@ void update_rules(const Json& spec, const Json& before, std::vector<Cause>& out)
 }  // namespace
 
 void validate_service(const Json& obj, const Json* old, std::vector<Cause>& out) {
-  const Json& spec = service_member(obj, "spec");
-  if (old) update_rules(spec, service_member(*old, "spec"), out);
+  const Json& spec = member_or_null(obj, "spec");
+  if (old) update_rules(spec, member_or_null(*old, "spec"), out);
   const std::string type = text_of(spec, "type");
-  const Json& ports = service_member(spec, "ports");
+  const Json& ports = member_or_null(spec, "ports");
   const std::size_t count = ports.is_array() ? ports.size() : 0;
   if (count == 0 && !headless(spec) && type != "ExternalName") {
     out.push_back(field_required("spec.ports"));
@@ -319,18 +311,18 @@ void validate_service(const Json& obj, const Json* old, std::vector<Cause>& out)
   type_rules(spec, out);
   std::set<std::string> names;
   for (std::size_t i = 0; i < count; ++i) {
-    port_rules(ports[i], idx("spec.ports", i), count > 1, names, out);
+    port_rules(ports[i], indexed("spec.ports", i), count > 1, names, out);
   }
-  label_map_rules(service_member(spec, "selector"), "spec.selector", out);
+  label_map_rules(member_or_null(spec, "selector"), "spec.selector", out);
   affinity_rules(spec, out);
   cluster_ip_rules(spec, out);
-  for (std::size_t i = 0; service_member(spec, "externalIPs").is_array() &&
-                          i < service_member(spec, "externalIPs").size();
+  for (std::size_t i = 0; member_or_null(spec, "externalIPs").is_array() &&
+                          i < member_or_null(spec, "externalIPs").size();
        ++i) {
-    const Json& ip = service_member(spec, "externalIPs")[i];
+    const Json& ip = member_or_null(spec, "externalIPs")[i];
     const std::string text = ip.is_string() ? ip.get<std::string>() : "";
     if (!is_ipv4(text) && !is_ipv6(text)) {
-      out.push_back(field_invalid(idx("spec.externalIPs", i), text,
+      out.push_back(field_invalid(indexed("spec.externalIPs", i), text,
                                   "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)"));
     }
   }
@@ -345,39 +337,40 @@ void validate_service(const Json& obj, const Json* old, std::vector<Cause>& out)
   for (std::size_t i = 0; i < count; ++i) {
     const Json& p = ports[i];
     const std::string protocol = text_of(p, "protocol");
-    const Json& node_port = service_member(p, "nodePort");
+    const Json& node_port = member_or_null(p, "nodePort");
     const long long np = node_port.is_number_integer() ? node_port.get<long long>() : 0;
     if (type == "ClusterIP" && np != 0) {
-      out.push_back(field_forbidden(idx("spec.ports", i) + ".nodePort",
+      out.push_back(field_forbidden(indexed("spec.ports", i) + ".nodePort",
                                     "may not be used when `type` is 'ClusterIP'"));
     }
     if (np != 0 && !node_ports.insert({protocol, np}).second) {
-      out.push_back(field_duplicate_raw(idx("spec.ports", i) + ".nodePort", std::to_string(np)));
+      out.push_back(
+          field_duplicate_raw(indexed("spec.ports", i) + ".nodePort", std::to_string(np)));
     }
   }
   for (std::size_t i = 0; i < count; ++i) {
-    const Json& number = service_member(ports[i], "port");
+    const Json& number = member_or_null(ports[i], "port");
     const long long port = number.is_number_integer() ? number.get<long long>() : 0;
     const std::string protocol = text_of(ports[i], "protocol");
     if (!keys.insert({protocol, port}).second) {
-      out.push_back(field_duplicate_raw(idx("spec.ports", i), go_port_key(protocol, port)));
+      out.push_back(field_duplicate_raw(indexed("spec.ports", i), go_port_key(protocol, port)));
     }
   }
   if (type != "LoadBalancer") {
-    if (service_member(spec, "loadBalancerSourceRanges").is_array() &&
-        !service_member(spec, "loadBalancerSourceRanges").empty()) {
+    if (member_or_null(spec, "loadBalancerSourceRanges").is_array() &&
+        !member_or_null(spec, "loadBalancerSourceRanges").empty()) {
       out.push_back(field_forbidden("spec.LoadBalancerSourceRanges",
                                     "may only be used when `type` is 'LoadBalancer'"));
     }
-    if (!service_member(spec, "allocateLoadBalancerNodePorts").is_null()) {
+    if (!member_or_null(spec, "allocateLoadBalancerNodePorts").is_null()) {
       out.push_back(field_forbidden("spec.allocateLoadBalancerNodePorts",
                                     "may only be used when `type` is 'LoadBalancer'"));
     }
-    if (!service_member(spec, "loadBalancerClass").is_null()) {
+    if (!member_or_null(spec, "loadBalancerClass").is_null()) {
       out.push_back(field_forbidden("spec.loadBalancerClass",
                                     "may only be used when `type` is 'LoadBalancer'"));
     }
-  } else if (service_member(spec, "allocateLoadBalancerNodePorts").is_null()) {
+  } else if (member_or_null(spec, "allocateLoadBalancerNodePorts").is_null()) {
     out.push_back(field_required("allocateLoadBalancerNodePorts"));
   }
   traffic_rules(spec, out);

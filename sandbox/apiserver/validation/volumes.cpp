@@ -12,12 +12,12 @@ namespace {
 const char* kFileMode = "must be a number between 0 and 0777 (octal), both inclusive";
 
 bool vol_set(const Json& source, const char* key) {
-  return !pod_member(source, key).is_null();
+  return !member_or_null(source, key).is_null();
 }
 
 void vol_mode_rule(const Json& holder, const char* key, const std::string& at,
                    std::vector<Cause>& out) {
-  const Json& mode = pod_member(holder, key);
+  const Json& mode = member_or_null(holder, key);
   if (mode.is_number_integer() && (mode.get<long long>() < 0 || mode.get<long long>() > 0777)) {
     out.push_back(field_invalid(at + "." + key, mode, kFileMode));
   }
@@ -57,9 +57,9 @@ void vol_key_to_path(const Json& item, const std::string& at, std::vector<Cause>
 }
 
 void vol_items(const Json& source, const std::string& at, std::vector<Cause>& out) {
-  const Json& items = pod_member(source, "items");
+  const Json& items = member_or_null(source, "items");
   for (std::size_t i = 0; items.is_array() && i < items.size(); ++i) {
-    vol_key_to_path(pod_object(items[i]), indexed(at + ".items", i), out);
+    vol_key_to_path(object_or_empty(items[i]), indexed(at + ".items", i), out);
   }
 }
 
@@ -70,7 +70,7 @@ void vol_hostpath(const Json& src, const std::string& at, std::vector<Cause>& ou
     return;
   }
   vol_no_backsteps(path, at + ".path", out);
-  const Json& type = pod_member(src, "type");
+  const Json& type = member_or_null(src, "type");
   static const std::vector<std::string> kTypes = {
       "",     "BlockDevice",  "CharDevice", "Directory", "DirectoryOrCreate",
       "File", "FileOrCreate", "Socket"};
@@ -88,14 +88,14 @@ void vol_downward_file(const Json& file, const std::string& at, std::vector<Caus
   const bool field_ref = vol_set(file, "fieldRef");
   const bool resource_ref = vol_set(file, "resourceFieldRef");
   if (field_ref) {
-    object_field_selector_rules(pod_object(file["fieldRef"]), true, at + ".fieldRef", out);
+    object_field_selector_rules(object_or_empty(file["fieldRef"]), true, at + ".fieldRef", out);
     if (resource_ref) {
       out.push_back(field_invalid(at, "resource",
                                   "fieldRef and resourceFieldRef can not be specified "
                                   "simultaneously"));
     }
   } else if (resource_ref) {
-    resource_field_selector_rules(pod_object(file["resourceFieldRef"]), true,
+    resource_field_selector_rules(object_or_empty(file["resourceFieldRef"]), true,
                                   at + ".resourceFieldRef", out);
   } else {
     out.push_back(field_required(at, "one of fieldRef and resourceFieldRef is required"));
@@ -113,37 +113,37 @@ void vol_projected(const Json& src, const std::string& at, std::vector<Cause>& o
       out.push_back(field_invalid(at, shown, "conflicting duplicate paths"));
     }
   };
-  const Json& sources = pod_member(src, "sources");
+  const Json& sources = member_or_null(src, "sources");
   for (std::size_t i = 0; sources.is_array() && i < sources.size(); ++i) {
-    const Json& s = pod_object(sources[i]);
+    const Json& s = object_or_empty(sources[i]);
     const std::string src_at = indexed(at + ".sources", i);
     int count = 0;
     for (const char* kind : {"secret", "configMap"}) {
       if (!vol_set(s, kind)) continue;
       ++count;
-      const Json& ref = pod_object(s[kind]);
+      const Json& ref = object_or_empty(s[kind]);
       const std::string ref_at = src_at + "." + kind;
       if (text_of(ref, "name").empty()) out.push_back(field_required(ref_at + ".name"));
-      const Json& items = pod_member(ref, "items");
+      const Json& items = member_or_null(ref, "items");
       for (std::size_t j = 0; items.is_array() && j < items.size(); ++j) {
-        const Json& item = pod_object(items[j]);
+        const Json& item = object_or_empty(items[j]);
         vol_key_to_path(item, indexed(ref_at + ".items", j), out);
         claim_path(text_of(item, "path"), text_of(ref, "name"));
       }
     }
     if (vol_set(s, "downwardAPI")) {
       ++count;
-      const Json& items = pod_member(pod_object(s["downwardAPI"]), "items");
+      const Json& items = member_or_null(object_or_empty(s["downwardAPI"]), "items");
       for (std::size_t j = 0; items.is_array() && j < items.size(); ++j) {
-        const Json& file = pod_object(items[j]);
+        const Json& file = object_or_empty(items[j]);
         vol_downward_file(file, src_at + ".downwardAPI", out);
         claim_path(text_of(file, "path"), text_of(file, "path"));
       }
     }
     if (vol_set(s, "serviceAccountToken")) {
       ++count;
-      const Json& token = pod_object(s["serviceAccountToken"]);
-      const Json& expiry = pod_member(token, "expirationSeconds");  // defaulted to 3600
+      const Json& token = object_or_empty(s["serviceAccountToken"]);
+      const Json& expiry = member_or_null(token, "expirationSeconds");  // defaulted to 3600
       const std::string token_at = src_at + ".serviceAccountToken";
       if (expiry.is_number_integer() && expiry.get<long long>() < 600) {
         out.push_back(field_invalid(token_at + ".expirationSeconds", expiry,
@@ -170,7 +170,7 @@ void vol_projected(const Json& src, const std::string& at, std::vector<Cause>& o
 void vol_source_contents(const std::string& kind, const Json& src, const std::string& at,
                          std::vector<Cause>& out) {
   if (kind == "emptyDir") {
-    const Json& limit = pod_member(src, "sizeLimit");
+    const Json& limit = member_or_null(src, "sizeLimit");
     std::string text = limit.is_string() ? limit.get<std::string>() : limit.dump();
     auto q = apimachinery::Quantity::parse(text);
     if (!limit.is_null() && q && q->milli() < 0) {
@@ -188,9 +188,9 @@ void vol_source_contents(const std::string& kind, const Json& src, const std::st
     if (text_of(src, "claimName").empty()) out.push_back(field_required(at + ".claimName"));
   } else if (kind == "downwardAPI") {
     vol_mode_rule(src, "defaultMode", at, out);
-    const Json& items = pod_member(src, "items");
+    const Json& items = member_or_null(src, "items");
     for (std::size_t i = 0; items.is_array() && i < items.size(); ++i) {
-      vol_downward_file(pod_object(items[i]), at, out);
+      vol_downward_file(object_or_empty(items[i]), at, out);
     }
   } else if (kind == "projected") {
     vol_projected(src, at, out);
@@ -270,7 +270,7 @@ std::vector<Cause> vol_source_rules(const Json& vol, const std::string& at, std:
     }
     ++count;
     first = kind.key;
-    vol_source_contents(kind.key, pod_object(vol[kind.key]), at + "." + kind.key, out);
+    vol_source_contents(kind.key, object_or_empty(vol[kind.key]), at + "." + kind.key, out);
   }
   if (count == 0) out.push_back(field_required(at, "must specify a volume type"));
   return out;
@@ -288,7 +288,7 @@ PodVolumes volume_rules(const Json& volumes, const std::string& at, std::vector<
   PodVolumes passed;
   std::set<std::string> names;
   for (std::size_t i = 0; volumes.is_array() && i < volumes.size(); ++i) {
-    const Json& vol = pod_object(volumes[i]);
+    const Json& vol = object_or_empty(volumes[i]);
     const std::string vol_at = indexed(at, i);
     const std::string name = text_of(vol, "name");
     std::string kind;
