@@ -58,7 +58,7 @@ long long number(const Json& v);
 std::string int_or_string(const Json& v, const std::string& fallback = "N/A");
 std::string format_labels(const Json& map);               // "a=b,c=d" or "<none>"
 std::string format_selector(const Json& label_selector);  // metav1.FormatLabelSelector
-const Json& template_pod_spec(const Json& obj);  // spec.template.spec
+const Json& template_pod_spec(const Json& obj);           // spec.template.spec
 std::string container_names(const Json& pod_spec);
 std::string container_images(const Json& pod_spec);
 std::string join(const std::vector<std::string>& parts, const std::string& sep);
