@@ -25,7 +25,7 @@
 #include "operator/kube/client.hpp"
 #include "operator/kube/resource.hpp"
 #include "operator/runtime/clock.hpp"
-#include "sandbox/apiserver/engine.hpp"
+#include "sandbox/apiserver/registry/engine.hpp"
 #include "sandbox/sandbox.hpp"
 
 using namespace respool;

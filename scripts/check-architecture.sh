@@ -47,6 +47,7 @@ check_includes reconcilers/ 'apimachinery/|operator/|reconcilers/'
 check_includes cmd/ 'apimachinery/|cmd/|operator/|reconcilers/'
 check_includes cmd/kubectl-respool/view/ 'apimachinery/|cmd/kubectl-respool/view/|reconcilers/policy/'
 check_includes sandbox/ 'apimachinery/|sandbox/|operator/'
+check_includes sandbox/simulator/ 'apimachinery/|operator/|sandbox/simulator/'
 check_includes agent/ 'apimachinery/|agent/|operator/|reconcilers/policy/'
 
 [ $failed = 0 ] && echo "check-architecture: $(wc -l <<<"$names") folders named, all present; includes follow the arrows"

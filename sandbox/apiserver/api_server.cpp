@@ -7,9 +7,9 @@
 #include <thread>
 
 #include "operator/http/server.hpp"
-#include "sandbox/apiserver/dispatcher.hpp"
-#include "sandbox/apiserver/engine.hpp"
-#include "sandbox/apiserver/kubeconfig.hpp"
+#include "sandbox/apiserver/auth/kubeconfig.hpp"
+#include "sandbox/apiserver/handlers/dispatcher.hpp"
+#include "sandbox/apiserver/registry/engine.hpp"
 #include "sandbox/apiserver/util.hpp"
 
 namespace respool::sandbox {

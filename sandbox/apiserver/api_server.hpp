@@ -12,8 +12,8 @@
 #include "operator/http/pki.hpp"
 #include "operator/kube/config.hpp"
 #include "operator/runtime/clock.hpp"
-#include "sandbox/apiserver/faults.hpp"
-#include "sandbox/apiserver/request_counts.hpp"
+#include "sandbox/apiserver/handlers/faults.hpp"
+#include "sandbox/apiserver/handlers/request_counts.hpp"
 
 namespace respool::sandbox {
 

@@ -1,5 +1,6 @@
 #include "sandbox/apiserver/util.hpp"
 
+#include <cctype>
 #include <random>
 
 namespace respool::sandbox {
@@ -61,6 +62,17 @@ std::vector<std::string> finalizers_of(const Json& obj) {
     if (f.is_string()) out.push_back(f.get<std::string>());
   }
   return out;
+}
+
+std::string text_of(const Json& obj, const char* key) {
+  if (!obj.is_object() || !obj.contains(key) || !obj[key].is_string()) return "";
+  return obj[key].get<std::string>();
+}
+
+std::string lowercase(std::string s) {
+  for (char& c : s)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
 }
 
 }  // namespace respool::sandbox

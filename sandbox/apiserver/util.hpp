@@ -28,6 +28,9 @@ inline std::string object_uid(const Json& obj) {
   return meta_string(obj, "uid");
 }
 bool has_deletion_timestamp(const Json& obj);
+// obj[key] as a string, "" when obj is no object or it is absent or not a string.
+std::string text_of(const Json& obj, const char* key);
+std::string lowercase(std::string s);  // ASCII
 // metadata.finalizers as written (strings only).
 std::vector<std::string> finalizers_of(const Json& obj);
 

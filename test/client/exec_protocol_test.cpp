@@ -10,7 +10,7 @@
 
 #include "operator/http/server.hpp"
 #include "operator/kube/client.hpp"
-#include "sandbox/apiserver/websocket.hpp"
+#include "sandbox/apiserver/handlers/websocket.hpp"
 
 using namespace respool;
 using namespace std::chrono_literals;

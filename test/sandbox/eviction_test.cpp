@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "harness.hpp"
-#include "sandbox/apiserver/pdb.hpp"
+#include "sandbox/apiserver/controllers/pdb.hpp"
 
 using namespace respool::sandbox::testing;
 using respool::sandbox::testing::Json;

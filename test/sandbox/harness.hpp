@@ -14,8 +14,8 @@
 #include <nlohmann/json.hpp>
 
 #include "operator/runtime/clock.hpp"
-#include "sandbox/apiserver/dispatcher.hpp"
-#include "sandbox/apiserver/engine.hpp"
+#include "sandbox/apiserver/handlers/dispatcher.hpp"
+#include "sandbox/apiserver/registry/engine.hpp"
 
 namespace respool::sandbox::testing {
 

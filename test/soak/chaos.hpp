@@ -7,7 +7,7 @@
 #include <map>
 #include <string>
 
-#include "sandbox/apiserver/faults.hpp"
+#include "sandbox/apiserver/handlers/faults.hpp"
 #include "test/soak/replicas.hpp"
 #include "test/soak/rng.hpp"
 

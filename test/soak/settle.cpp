@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <thread>
 
-#include "sandbox/apiserver/request_counts.hpp"
+#include "sandbox/apiserver/handlers/request_counts.hpp"
 #include "test/soak/leadership.hpp"
 
 namespace respool::soak {

@@ -3,8 +3,8 @@
 // duplicates dropped), whenever any ClusterRole changes. And the bootstrap policy's objects.
 
 #include "operator/kube/selector.hpp"
-#include "sandbox/apiserver/engine.hpp"
 #include "sandbox/apiserver/rbac/bootstrap_policy.hpp"
+#include "sandbox/apiserver/registry/engine.hpp"
 
 namespace respool::sandbox {
 namespace {

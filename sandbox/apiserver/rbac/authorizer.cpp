@@ -8,8 +8,8 @@
 #include <algorithm>
 #include <mutex>
 
-#include "sandbox/apiserver/engine.hpp"
 #include "sandbox/apiserver/rbac/rules.hpp"
+#include "sandbox/apiserver/registry/engine.hpp"
 
 namespace respool::sandbox {
 namespace {
@@ -20,21 +20,16 @@ bool in_group(const User& user, const std::string& group) {
   return std::find(user.groups.begin(), user.groups.end(), group) != user.groups.end();
 }
 
-std::string rbac_str(const Json& obj, const char* key) {
-  return obj.is_object() && obj.contains(key) && obj[key].is_string() ? obj[key].get<std::string>()
-                                                                      : "";
-}
-
 // The subject of a binding that names `user`, if any ("User \"x\"", "Group \"g\"", ...).
 std::optional<std::string> binding_subject_for(const Json& binding, const User& user,
                                                const std::string& binding_ns) {
   if (!binding.contains("subjects") || !binding["subjects"].is_array()) return std::nullopt;
   for (const Json& s : binding["subjects"]) {
-    std::string kind = rbac_str(s, "kind"), name = rbac_str(s, "name");
+    std::string kind = text_of(s, "kind"), name = text_of(s, "name");
     if (kind == "User" && name == user.name) return "User \"" + name + "\"";
     if (kind == "Group" && in_group(user, name)) return "Group \"" + name + "\"";
     if (kind == "ServiceAccount") {
-      std::string ns = rbac_str(s, "namespace");
+      std::string ns = text_of(s, "namespace");
       if (ns.empty()) ns = binding_ns;
       if (user.name == "system:serviceaccount:" + ns + ":" + name) {
         return "ServiceAccount \"" + name + "/" + ns + "\"";
@@ -74,7 +69,7 @@ void Authorizer::visit(const User& user, const std::string& ns, const Visitor& v
     for (const auto& [key, b] : crbs->items) {
       auto subject = binding_subject_for(*b.obj, user, "");
       if (!subject) continue;
-      std::string role_name = rbac_str((*b.obj)["roleRef"], "name");
+      std::string role_name = text_of((*b.obj)["roleRef"], "name");
       const StoredObject* role = store.get("clusterroles.rbac.authorization.k8s.io", role_name);
       const Json* rules = rules_of(role);
       std::string source =
@@ -95,7 +90,7 @@ void Authorizer::visit(const User& user, const std::string& ns, const Visitor& v
     const Json& b = *it->second.obj;
     auto subject = binding_subject_for(b, user, ns);
     if (!subject) continue;
-    std::string kind = rbac_str(b["roleRef"], "kind"), role_name = rbac_str(b["roleRef"], "name");
+    std::string kind = text_of(b["roleRef"], "kind"), role_name = text_of(b["roleRef"], "name");
     const StoredObject* role =
         kind == "Role" ? store.get("roles.rbac.authorization.k8s.io", ns + "/" + role_name)
                        : store.get("clusterroles.rbac.authorization.k8s.io", role_name);
@@ -199,12 +194,12 @@ std::optional<ApiError> Authorizer::check_escalation(const User& user, const Res
                    type.id == KindId::RoleBinding || type.id == KindId::ClusterRoleBinding;
   if (!rbac_kind || !enabled_ || in_group(user, kMastersGroup)) return std::nullopt;
   bool binding = type.id == KindId::RoleBinding || type.id == KindId::ClusterRoleBinding;
-  std::string name = rbac_str(obj.value("metadata", Json::object()), "name");
+  std::string name = text_of(obj.value("metadata", Json::object()), "name");
   std::vector<Json> requested;
   std::string role_ns = type.namespaced ? ns : "";
   if (binding) {
     const Json ref = obj.value("roleRef", Json::object());
-    std::string kind = rbac_str(ref, "kind"), role_name = rbac_str(ref, "name");
+    std::string kind = text_of(ref, "kind"), role_name = text_of(ref, "name");
     // The bind verb on the role allows binding it without holding its permissions.
     Attributes bind{true,
                     "bind",

@@ -11,10 +11,10 @@
 #include <vector>
 
 #include "operator/http/message.hpp"
-#include "sandbox/apiserver/auth.hpp"
+#include "sandbox/apiserver/auth/auth.hpp"
 #include "sandbox/apiserver/errors.hpp"
-#include "sandbox/apiserver/registry.hpp"
-#include "sandbox/apiserver/request_info.hpp"
+#include "sandbox/apiserver/handlers/request_info.hpp"
+#include "sandbox/apiserver/registry/registry.hpp"
 
 namespace respool::sandbox {
 

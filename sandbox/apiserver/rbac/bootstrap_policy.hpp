@@ -3,7 +3,7 @@
 
 #include <vector>
 
-#include "sandbox/apiserver/store.hpp"
+#include "sandbox/apiserver/registry/store.hpp"
 
 namespace respool::sandbox::rbac {
 

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "sandbox/apiserver/rbac/authorizer.hpp"
-#include "sandbox/apiserver/store.hpp"
+#include "sandbox/apiserver/registry/store.hpp"
 
 namespace respool::sandbox::rbac {
 

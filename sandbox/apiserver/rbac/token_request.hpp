@@ -1,8 +1,8 @@
 #pragma once
 // POST serviceaccounts/NAME/token (TokenRequest, `kubectl create token`).
 
-#include "sandbox/apiserver/engine.hpp"
 #include "sandbox/apiserver/rbac/tokens.hpp"
+#include "sandbox/apiserver/registry/engine.hpp"
 
 namespace respool::sandbox {
 

@@ -1,0 +1,353 @@
+// The engine's reads (get, list with selectors and paging), its bookkeeping of writes, and the
+// reactions of the folded-in controllers to every change.
+
+#include "sandbox/apiserver/registry/engine.hpp"
+
+#include "apimachinery/base64.hpp"
+#include "apimachinery/time.hpp"
+#include "sandbox/apiserver/strategies/kinds.hpp"
+
+namespace respool::sandbox {
+
+Result<Selectors> parse_selectors(const ResourceType& type, std::string_view label_selector,
+                                  std::string_view field_selector) {
+  Selectors s;
+  if (!label_selector.empty()) {
+    auto parsed = kube::LabelSelector::parse(label_selector);
+    if (!parsed) return std::unexpected(bad_request(parsed.error()));
+    s.labels = std::move(*parsed);
+  }
+  if (!field_selector.empty()) {
+    auto parsed = kube::FieldSelector::parse(field_selector);
+    if (!parsed) return std::unexpected(bad_request(parsed.error()));
+    for (const kube::FieldRequirement& r : parsed->requirements()) {
+      if (!kinds::field_supported(type, r.field)) {
+        return std::unexpected(bad_request(kinds::unsupported_field_message(type, r.field)));
+      }
+    }
+    s.fields = std::move(*parsed);
+  }
+  return s;
+}
+
+bool selected(const ResourceType& type, const Json& obj, const Selectors& selectors) {
+  if (selectors.labels && !selectors.labels->empty()) {
+    const Json* labels = nullptr;
+    if (obj.contains("metadata") && obj["metadata"].is_object()) {
+      auto it = obj["metadata"].find("labels");
+      if (it != obj["metadata"].end()) labels = &*it;
+    }
+    static const Json empty = Json::object();
+    if (!selectors.labels->matches(labels ? *labels : empty)) return false;
+  }
+  if (selectors.fields && !selectors.fields->empty()) {
+    auto values = kinds::field_values(type, obj);
+    kube::Lookup lookup = [&values](std::string_view key) -> std::optional<std::string_view> {
+      auto it = values.find(std::string(key));
+      if (it == values.end()) return std::nullopt;
+      return std::string_view(it->second);
+    };
+    if (!selectors.fields->matches(lookup)) return false;
+  }
+  return true;
+}
+
+Engine::Engine(runtime::Clock& clock, std::size_t watch_history)
+    : clock_(clock), store_(watch_history) {}
+
+void Engine::bootstrap() {
+  std::unique_lock lock(store_.mutex());
+  TypePtr ns = registry_.find("", "v1", "namespaces");
+  for (const char* name : {"default", "kube-system", "kube-public", "kube-node-lease"}) {
+    if (store_.get(ns->storage, name)) continue;
+    Json obj = {{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", name}}}};
+    (void)create_locked(*ns, "", std::move(obj), WriteOptions{});
+  }
+  bootstrap_rbac();
+}
+
+Result<StoredObject> Engine::get(const ResourceType& type, const std::string& ns,
+                                 const std::string& name) {
+  std::unique_lock lock(store_.mutex());
+  return get_locked(type, ns, name);
+}
+
+Result<StoredObject> Engine::get_locked(const ResourceType& type, const std::string& ns,
+                                        const std::string& name) {
+  const StoredObject* found = store_.get(type.storage, Store::key(type.namespaced ? ns : "", name));
+  if (!found) return std::unexpected(not_found(type.gr(), name));
+  return *found;
+}
+
+namespace {
+
+struct ContinueToken {
+  std::uint64_t rv = 0;
+  std::string start;  // the first key to return
+  std::size_t consumed = 0;
+};
+
+std::string encode_continue(const ContinueToken& t) {
+  Json j = {{"v", "meta.k8s.io/v1"}, {"rv", t.rv}, {"start", t.start}, {"n", t.consumed}};
+  return apimachinery::base64_encode(to_text(j));
+}
+
+Result<ContinueToken> decode_continue(const std::string& text) {
+  const auto decoded = apimachinery::base64_decode(text);
+  if (!decoded) {
+    return std::unexpected(bad_request("continue key is not valid: illegal base64 data"));
+  }
+  Json j = Json::parse(*decoded, nullptr, false);
+  if (!j.is_object() || j.value("v", std::string()) != "meta.k8s.io/v1" || !j.contains("rv") ||
+      !j["rv"].is_number_unsigned() || !j.contains("start") || !j["start"].is_string()) {
+    return std::unexpected(
+        bad_request("continue key is not valid: incorrect encoded start resourceVersion (version "
+                    "meta.k8s.io/v1)"));
+  }
+  ContinueToken t;
+  t.rv = j["rv"].get<std::uint64_t>();
+  t.start = j["start"].get<std::string>();
+  if (j.contains("n") && j["n"].is_number_unsigned()) t.consumed = j["n"].get<std::size_t>();
+  return t;
+}
+
+const char* kContinueTooOld =
+    "The provided continue parameter is too old to display a consistent list result. You can "
+    "start a new list without the continue parameter, or use the continue token in this response "
+    "to retrieve the remainder of the results. Continuing with the provided token results in an "
+    "inconsistent list - objects that were created, modified, or deleted between the time the "
+    "first chunk was returned and now may show up in the list.";
+
+}  // namespace
+
+Result<ListResult> Engine::list(const ResourceType& type, const std::string& ns,
+                                const ListOptions& options) {
+  std::unique_lock lock(store_.mutex());
+  ListResult result;
+  result.rv = store_.rv();
+  ContinueToken token;
+  bool continuing = !options.continue_token.empty();
+  auto coll = store_.find(type.storage);
+  if (continuing) {
+    auto decoded = decode_continue(options.continue_token);
+    if (!decoded) return std::unexpected(decoded.error());
+    token = *decoded;
+    if (coll && token.rv < coll->horizon) {
+      ApiError e = expired(kContinueTooOld);
+      ContinueToken fresh = token;
+      fresh.rv = store_.rv();
+      e.continue_token = encode_continue(fresh);
+      return std::unexpected(std::move(e));
+    }
+    result.rv = token.rv;
+  }
+  if (!coll) return result;
+  std::string prefix = type.namespaced && !ns.empty() ? ns + "/" : "";
+  auto it = coll->items.lower_bound(prefix);
+  if (continuing && token.start > prefix) it = coll->items.lower_bound(token.start);
+  bool filtering = (options.selectors.labels && !options.selectors.labels->empty()) ||
+                   (options.selectors.fields && !options.selectors.fields->empty());
+  std::string last_key;
+  std::size_t scanned = 0;
+  for (; it != coll->items.end(); ++it) {
+    if (!prefix.empty() && it->first.compare(0, prefix.size(), prefix) != 0) break;
+    if (options.limit && result.items.size() >= options.limit) break;
+    ++scanned;
+    last_key = it->first;
+    if (filtering && !selected(type, *it->second.obj, options.selectors)) continue;
+    result.items.push_back(it->second);
+  }
+  bool more = it != coll->items.end() &&
+              (prefix.empty() || it->first.compare(0, prefix.size(), prefix) == 0);
+  if (options.limit && more) {
+    ContinueToken next;
+    next.rv = result.rv;
+    next.start = last_key + std::string(1, '\0');
+    next.consumed = token.consumed + scanned;
+    result.continue_token = encode_continue(next);
+    if (!filtering) {
+      std::size_t total = coll->items.size();
+      if (!prefix.empty()) {
+        auto n = coll->per_namespace.find(ns);
+        total = n == coll->per_namespace.end() ? 0 : n->second;
+      }
+      result.remaining = total > next.consumed ? total - next.consumed : 1;
+    }
+  }
+  return result;
+}
+
+Json Engine::present(const ResourceType& type, const Json& stored) const {
+  if (type.converted) return kinds::from_storage(type, stored);
+  if (type.custom() && stored.is_object() &&
+      stored.value("apiVersion", std::string()) != type.api_version()) {
+    Json copy = stored;
+    copy["apiVersion"] = type.api_version();
+    return copy;
+  }
+  return stored;
+}
+
+std::shared_ptr<const std::string> Engine::present_text(const ResourceType& type,
+                                                        const StoredObject& stored) const {
+  if (!type.converted &&
+      !(type.custom() && stored.obj->value("apiVersion", std::string()) != type.api_version())) {
+    return stored.text;
+  }
+  return std::make_shared<const std::string>(to_text(present(type, *stored.obj)));
+}
+
+TypePtr Engine::type_of_storage(const std::string& storage) const {
+  TypePtr best;
+  for (const TypePtr& t : registry_.by_storage(storage)) {
+    if (!best || !t->converted) best = t;
+  }
+  return best;
+}
+
+namespace {
+
+std::vector<std::string> owner_uids(const Json& obj) {
+  std::vector<std::string> out;
+  if (!obj.is_object() || !obj.contains("metadata") || !obj["metadata"].is_object()) return out;
+  const Json& m = obj["metadata"];
+  if (!m.contains("ownerReferences") || !m["ownerReferences"].is_array()) return out;
+  for (const Json& ref : m["ownerReferences"]) {
+    if (ref.is_object() && ref.contains("uid") && ref["uid"].is_string()) {
+      out.push_back(ref["uid"].get<std::string>());
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+StoredObject Engine::commit_put(const ResourceType& type, const std::string& key, Json obj) {
+  const StoredObject* old = store_.get(type.storage, key);
+  std::shared_ptr<const Json> before = old ? old->obj : nullptr;
+  StoredObject stored = store_.put(type.storage, key, std::move(obj));
+  std::pair<std::string, std::string> where{type.storage, key};
+  std::string uid = object_uid(*stored.obj);
+  if (!uid.empty()) by_uid_[uid] = where;
+  if (before) {
+    for (const std::string& owner : owner_uids(*before)) {
+      auto d = dependents_.find(owner);
+      if (d != dependents_.end()) {
+        d->second.erase(where);
+        if (d->second.empty()) dependents_.erase(d);
+      }
+    }
+  }
+  for (const std::string& owner : owner_uids(*stored.obj))
+    dependents_[owner].insert(where);
+  after_change(type, before.get(), stored.obj.get());
+  return stored;
+}
+
+void Engine::commit_erase(const ResourceType& type, const std::string& key) {
+  const StoredObject* old = store_.get(type.storage, key);
+  if (!old) return;
+  std::shared_ptr<const Json> before = old->obj;
+  store_.erase(type.storage, key);
+  std::pair<std::string, std::string> where{type.storage, key};
+  by_uid_.erase(object_uid(*before));
+  for (const std::string& owner : owner_uids(*before)) {
+    auto d = dependents_.find(owner);
+    if (d != dependents_.end()) {
+      d->second.erase(where);
+      if (d->second.empty()) dependents_.erase(d);
+    }
+  }
+  after_change(type, before.get(), nullptr);
+}
+
+void Engine::after_change(const ResourceType& type, const Json* before, const Json* after) {
+  const Json& any = after ? *after : *before;
+  std::string ns = object_namespace(any);
+  switch (type.id) {
+    case KindId::Pod:
+      refresh_pdbs(ns, before, after);
+      break;
+    case KindId::PodDisruptionBudget:
+      if (after) refresh_pdb(Store::key(ns, object_name(*after)));
+      break;
+    case KindId::CustomResourceDefinition:
+      if (after) {
+        crd_changed(*after);
+      } else {
+        std::string name = object_name(*before);
+        registry_.remove_custom(name);
+        for (const std::string& storage : {name})
+          store_.drop(storage);
+      }
+      break;
+    case KindId::ClusterRole:
+      aggregate_cluster_roles();
+      break;
+    case KindId::Namespace:
+      if (after && !before) {
+        // The service-account controller: every namespace gets a "default" ServiceAccount.
+        TypePtr sa = registry_.find("", "v1", "serviceaccounts");
+        std::string name = object_name(*after);
+        if (!store_.get(sa->storage, Store::key(name, "default"))) {
+          Json obj = {{"apiVersion", "v1"},
+                      {"kind", "ServiceAccount"},
+                      {"metadata", {{"name", "default"}, {"namespace", name}}}};
+          (void)create_locked(*sa, name, std::move(obj), WriteOptions{});
+        }
+      }
+      break;
+    default:
+      break;
+  }
+  if (after && !before) collect_if_ownerless(type, *after);
+  if (before && !after) {
+    collect_garbage(object_uid(*before));
+    for (const std::string& owner : owner_uids(*before))
+      check_foreground(owner);
+    if (type.namespaced && !ns.empty()) maybe_finalize_namespace(ns);
+    if (type.custom()) {
+      TypePtr current = registry_.find(type.group, type.version, type.plural);
+      if (current && current->terminating) maybe_finalize_crd(type.crd_name);
+    }
+  }
+}
+
+// The collector's other half: a dependent created when none of the owners it names exists any
+// more (a controller acting on a cache that still showed its owner) goes as well, as the real
+// garbage collector deletes dependents whose owners it cannot find.
+void Engine::collect_if_ownerless(const ResourceType& type, const Json& obj) {
+  const auto owners = owner_uids(obj);
+  if (owners.empty()) return;
+  for (const std::string& uid : owners)
+    if (by_uid_.contains(uid)) return;
+  (void)remove_locked(type, object_namespace(obj), object_name(obj), DeleteOptions{});
+}
+
+std::optional<runtime::TimePoint> Engine::next_deadline() const {
+  if (pod_deadlines_.empty()) return std::nullopt;
+  return pod_deadlines_.begin()->first;
+}
+
+std::optional<runtime::TimePoint> Engine::reap_expired() {
+  std::unique_lock lock(store_.mutex());
+  TypePtr pods = registry_.find("", "v1", "pods");
+  runtime::TimePoint now = clock_.now();
+  while (!pod_deadlines_.empty() && pod_deadlines_.begin()->first <= now) {
+    auto [key, uid] = pod_deadlines_.begin()->second;
+    pod_deadlines_.erase(pod_deadlines_.begin());
+    const StoredObject* pod = store_.get(pods->storage, key);
+    if (!pod || object_uid(*pod->obj) != uid || !has_deletion_timestamp(*pod->obj)) continue;
+    // The grace period is over: what a kubelet does once the containers have stopped.
+    if (finalizers_of(*pod->obj).empty()) {
+      commit_erase(*pods, key);
+    } else {
+      Json obj = *pod->obj;
+      obj["metadata"]["deletionGracePeriodSeconds"] = 0;
+      commit_put(*pods, key, std::move(obj));
+    }
+  }
+  return next_deadline();
+}
+
+}  // namespace respool::sandbox
