@@ -196,3 +196,67 @@ TEST_CASE("D3: only a Running pool upgrades; a change to an Abnormal one waits, 
   REQUIRE(h.eventually([&] { return all_upgraded(h, "p", kNew); }, std::chrono::seconds(240)));
   REQUIRE(h.eventually([&] { return driver_condition().value("reason", "") == "UpToDate"; }));
 }
+
+TEST_CASE("a reset asked as its node joins a pool with a driver ends, its re-admission refused",
+          "[reconcilers][driver][nodeop][rule:N7]") {
+  // Two of what the 60-minute soak (seed 60) saw before a Reset was left Running: the node in a
+  // pool with a GPU driver, its re-admission patch refused with 429s (this case), and the Reset
+  // asked seconds after the node was claimed (the next). Neither alone stalls it.
+  Harness h({.nodes_yaml = gpu_nodes(3), .time_scale = 20});
+  for (const std::string n : {"g-1", "g-2", "g-3"})
+    REQUIRE(h.client().patch(
+        kube::resources::nodes, "", n, kube::PatchType::Merge,
+        Json{{"metadata", {{"annotations", {{"sandbox.respool.io/reset-seconds", "2"}}}}}}));
+  gpu_pool(h, "p", 2, "Secure", Json(1));
+  const std::string node = h.pool_nodes("p").front()["metadata"]["name"];
+  h.apply(node_operation("reset-1", "Reset", node), kube::resources::nodeoperations);
+  REQUIRE(h.eventually([&] {
+    return h.get(kube::resources::nodes, node)["spec"].contains("taints") &&
+           h.get(kube::resources::nodes, node)["spec"]["taints"].dump().find(
+               "respool.io/resetting") != std::string::npos;
+  }));
+  sandbox::FaultRule refuse;
+  refuse.verb = "patch";
+  refuse.resource = "nodes";
+  refuse.action = sandbox::FaultRule::Action::TooManyRequests;
+  refuse.remaining = 6;
+  h.sandbox().api_server().faults().fail_next(refuse);
+  const bool done =
+      h.eventually([&] { return op_status(h, "reset-1").value("phase", "") == "Succeeded"; },
+                   std::chrono::seconds(120));
+  INFO(op_status(h, "reset-1").dump());
+  INFO(h.get(kube::resources::nodes, node)["metadata"].dump());
+  INFO(h.pool("p")["status"].dump());
+  REQUIRE(done);
+  CHECK(state_of(h.get(kube::resources::nodes, node)) != "upgrade-required");
+}
+
+TEST_CASE("a reset asked the moment its node joins a pool with a driver ends",
+          "[reconcilers][driver][nodeop][rule:N7]") {
+  // The Reset asked as soon as the node is claimed, before the pool is Running (see above).
+  Harness h({.nodes_yaml = gpu_nodes(3), .time_scale = 20});
+  for (const std::string n : {"g-1", "g-2", "g-3"})
+    REQUIRE(h.client().patch(
+        kube::resources::nodes, "", n, kube::PatchType::Merge,
+        Json{{"metadata", {{"annotations", {{"sandbox.respool.io/reset-seconds", "2"}}}}}}));
+  h.apply(network_manifest("net-p"), kube::resources::networks);
+  Json pool = pool_manifest("p", "net-p", Json::array({{{"flavor", "gpu-8x-a100"}, {"count", 2}}}));
+  pool["spec"]["driver"] = {{"gpuVersion", kOld}, {"upgrade", {{"mode", "Secure"}}}};
+  h.apply(pool, kube::resources::resourcepools);
+  REQUIRE(h.eventually([&] { return !h.pool_nodes("p").empty(); }));
+  const std::string node = h.pool_nodes("p").front()["metadata"]["name"];
+  h.apply(node_operation("reset-1", "Reset", node), kube::resources::nodeoperations);
+  REQUIRE(h.eventually([&] {
+    return h.get(kube::resources::nodes, node)["spec"].contains("taints") &&
+           h.get(kube::resources::nodes, node)["spec"]["taints"].dump().find(
+               "respool.io/resetting") != std::string::npos;
+  }));
+  const bool done =
+      h.eventually([&] { return op_status(h, "reset-1").value("phase", "") == "Succeeded"; },
+                   std::chrono::seconds(120));
+  INFO(op_status(h, "reset-1").dump());
+  INFO(h.get(kube::resources::nodes, node)["metadata"].dump());
+  INFO(h.pool("p")["status"].dump());
+  REQUIRE(done);
+  CHECK(state_of(h.get(kube::resources::nodes, node)) != "upgrade-required");
+}
