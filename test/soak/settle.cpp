@@ -28,6 +28,53 @@ void say(const std::string& what) {
   std::fflush(stdout);
 }
 
+Json without_managed_fields(Json o) {
+  if (o.contains("metadata")) o["metadata"].erase("managedFields");
+  return o;
+}
+
+// What a run that did not end leaves to look at, before the sandbox goes: every NodeOperation
+// that has not ended, the nodes they name or whose driver upgrade has not ended (with the pods
+// on them) and the pools of both, one JSON line each.
+void say_what_did_not_end(const Snapshot& s, kube::Client& client) {
+  std::set<std::string> nodes, pools;
+  for (const Json& op : s.operations) {
+    const std::string phase = op.value("status", Json::object()).value("phase", "");
+    if (phase == "Succeeded" || phase == "Failed" || phase == "Rejected" || phase == "Previewed")
+      continue;
+    say("did not end: " + without_managed_fields(op).dump());
+    const Json spec = op.value("spec", Json::object());
+    for (const Json& n : spec.value("nodes", Json::array()))
+      if (n.is_string()) nodes.insert(n.get<std::string>());
+    pools.insert(spec.value("pool", ""));
+  }
+  for (const Json& n : s.nodes) {
+    const Json labels = n.value("metadata", Json::object()).value("labels", Json::object());
+    const std::string state = labels.value("respool.io/driver-upgrade-state", "");
+    if (nodes.contains(name_of(n)) ||
+        (!state.empty() && state != "upgrade-done" && state != "upgrade-failed")) {
+      nodes.insert(name_of(n));
+      pools.insert(labels.value("respool.io/pool", ""));
+      say("node: " + without_managed_fields(n).dump());
+    }
+  }
+  for (const auto& node : nodes) {
+    kube::ListOptions on_node;
+    on_node.field_selector = "spec.nodeName=" + node;
+    auto pods = client.list(kube::resources::pods, "", on_node);
+    if (!pods) continue;
+    for (const Json& pod : (*pods)["items"]) {
+      say("pod on " + node + ": " + name_of(pod) + " " +
+          pod.value("status", Json::object()).dump());
+    }
+  }
+  for (const Json& p : s.pools) {
+    if (pools.contains(name_of(p)))
+      say("pool: " + name_of(p) + " spec " + p.value("spec", Json::object()).dump() + " status " +
+          p.value("status", Json::object()).dump());
+  }
+}
+
 }  // namespace
 
 void wait_for_nodes(const Monitor& monitor, std::size_t count) {
@@ -86,7 +133,10 @@ std::vector<Breach> settle_and_end(Monitor& monitor, kube::Client& client, Repli
   std::vector<Breach> out;
   for (const auto& what : left)
     out.push_back({"ended", what + " after the settle time"});
-  if (!out.empty()) return out;
+  if (!out.empty()) {
+    say_what_did_not_end(monitor.snapshot(), client);
+    return out;
+  }
   say("everything ended in " +
       std::to_string(
           std::chrono::duration_cast<std::chrono::seconds>(Steady::now() - began).count()) +
