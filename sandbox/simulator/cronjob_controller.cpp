@@ -11,23 +11,16 @@ using runtime::ReconcileResult;
 
 CronJobController::CronJobController(Cluster& cluster, ObjectInformer& cronjobs,
                                      runtime::EventRecorder& events)
-    : cluster_(cluster),
+    : SimController(cluster, "sandbox-cronjob", 1),
       cronjobs_(cronjobs),
       events_(events),
-      written_(cluster.clock, cluster.timing.expectations_ttl),
-      controller_(
-          cluster.clock, [this](const std::string& key) { return reconcile(key); },
-          controller_options("sandbox-cronjob", 1)) {
+      written_(cluster.clock, cluster.timing.expectations_ttl) {
   add_namespace_index(cluster.jobs);
   ObjectInformer::Handlers gone;
   gone.on_delete = [this](const ObjectPtr& job) { written_.gone(job->meta.uid.str()); };
   cluster.jobs.add_handlers(std::move(gone));
   controller_.watch<kube::Unstructured>(cronjobs_);
-  controller_.watch<kube::Unstructured>(cluster.jobs, [](const kube::Unstructured& job) {
-    const kube::OwnerReference* ref = job.meta.controller_ref();
-    if (!ref || ref->kind != "CronJob") return std::vector<std::string>{};
-    return std::vector<std::string>{job.meta.namespace_.str() + "/" + ref->name.str()};
-  });
+  controller_.watch<kube::Unstructured>(cluster.jobs, controlled_by("CronJob"));
 }
 
 std::expected<ReconcileResult, std::string> CronJobController::reconcile(const std::string& key) {

@@ -5,27 +5,22 @@
 #include <expected>
 #include <string>
 
-#include "operator/runtime/controller.hpp"
 #include "operator/runtime/event_recorder.hpp"
-#include "sandbox/simulator/cluster.hpp"
 #include "sandbox/simulator/recent_writes.hpp"
+#include "sandbox/simulator/sim_controller.hpp"
 
 namespace respool::sandbox::sim {
 
-class CronJobController {
+class CronJobController : public SimController {
  public:
   CronJobController(Cluster& cluster, ObjectInformer& cronjobs, runtime::EventRecorder& events);
-  void start() { controller_.start(); }
-  void stop() { controller_.stop(); }
 
  private:
-  std::expected<runtime::ReconcileResult, std::string> reconcile(const std::string& key);
+  std::expected<runtime::ReconcileResult, std::string> reconcile(const std::string& key) override;
 
-  Cluster& cluster_;
   ObjectInformer& cronjobs_;
   runtime::EventRecorder& events_;
   RecentWrites written_;
-  runtime::Controller controller_;
 };
 
 }  // namespace respool::sandbox::sim

@@ -12,31 +12,13 @@ namespace respool::sandbox::sim {
 using runtime::ReconcileResult;
 
 DaemonSetController::DaemonSetController(Cluster& cluster)
-    : cluster_(cluster),
-      pending_(cluster.clock, cluster.timing.expectations_ttl),
-      controller_(
-          cluster.clock, [this](const std::string& key) { return reconcile(key); },
-          controller_options("sandbox-daemonset", 2)) {
-  ObjectInformer::Handlers seen;
-  seen.on_add = [this](const ObjectPtr& pod) { pending_.observe(pod->object); };
-  seen.on_update = [this](const ObjectPtr&, const ObjectPtr& pod) {
-    pending_.observe(pod->object);
-  };
-  seen.on_delete = [this](const ObjectPtr& pod) { pending_.observe_gone(pod->object); };
-  cluster.pods.add_handlers(std::move(seen));  // before the controller's: expectations first
+    : SimController(cluster, "sandbox-daemonset", 2),
+      pending_(cluster.clock, cluster.timing.expectations_ttl) {
+  pending_.follow(cluster.pods);  // before the controller's handlers: expectations first
   controller_.watch<kube::Unstructured>(cluster.daemonsets);
-  controller_.watch<kube::Unstructured>(cluster.pods, [](const kube::Unstructured& pod) {
-    const kube::OwnerReference* ref = pod.meta.controller_ref();
-    if (!ref || ref->kind != "DaemonSet") return std::vector<std::string>{};
-    return std::vector<std::string>{pod.meta.namespace_.str() + "/" + ref->name.str()};
-  });
+  controller_.watch<kube::Unstructured>(cluster.pods, controlled_by("DaemonSet"));
   add_namespace_index(cluster.controllerrevisions);
-  controller_.watch<kube::Unstructured>(
-      cluster.controllerrevisions, [](const kube::Unstructured& revision) {
-        const kube::OwnerReference* ref = revision.meta.controller_ref();
-        if (!ref || ref->kind != "DaemonSet") return std::vector<std::string>{};
-        return std::vector<std::string>{revision.meta.namespace_.str() + "/" + ref->name.str()};
-      });
+  controller_.watch<kube::Unstructured>(cluster.controllerrevisions, controlled_by("DaemonSet"));
   controller_.watch<kube::Unstructured>(cluster.nodes, [&cluster](const kube::Unstructured&) {
     return cluster.daemonsets.store().keys();
   });

@@ -6,28 +6,23 @@
 #include <expected>
 #include <string>
 
-#include "operator/runtime/controller.hpp"
-#include "sandbox/simulator/cluster.hpp"
 #include "sandbox/simulator/daemonset_history.hpp"
 #include "sandbox/simulator/pending_pods.hpp"
+#include "sandbox/simulator/sim_controller.hpp"
 
 namespace respool::sandbox::sim {
 
-class DaemonSetController {
+class DaemonSetController : public SimController {
  public:
   explicit DaemonSetController(Cluster& cluster);
-  void start() { controller_.start(); }
-  void stop() { controller_.stop(); }
 
  private:
-  std::expected<runtime::ReconcileResult, std::string> reconcile(const std::string& key);
+  std::expected<runtime::ReconcileResult, std::string> reconcile(const std::string& key) override;
   // Creates, renumbers and deletes ControllerRevisions as planned; failures are appended.
   void write_history(const DaemonSetHistoryPlan& plan, const std::string& ns,
                      std::string& failures);
 
-  Cluster& cluster_;
   PendingPods pending_;
-  runtime::Controller controller_;
 };
 
 }  // namespace respool::sandbox::sim

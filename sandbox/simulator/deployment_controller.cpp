@@ -11,14 +11,11 @@ using runtime::ReconcileResult;
 
 DeploymentController::DeploymentController(Cluster& cluster, ObjectInformer& deployments,
                                            ObjectInformer& sets, runtime::EventRecorder& events)
-    : cluster_(cluster),
+    : SimController(cluster, "sandbox-deployment", 2),
       deployments_(deployments),
       sets_(sets),
       events_(events),
-      written_(cluster.clock, cluster.timing.expectations_ttl),
-      controller_(
-          cluster.clock, [this](const std::string& key) { return reconcile(key); },
-          controller_options("sandbox-deployment", 2)) {
+      written_(cluster.clock, cluster.timing.expectations_ttl) {
   add_namespace_index(deployments_);
   add_namespace_index(sets_);
   ObjectInformer::Handlers gone;
@@ -41,16 +38,7 @@ DeploymentController::DeploymentController(Cluster& cluster, ObjectInformer& dep
 
 std::vector<std::string> DeploymentController::deployments_for_set(
     const kube::Unstructured& set) const {
-  if (const kube::OwnerReference* ref = set.meta.controller_ref()) {
-    if (ref->kind != "Deployment") return {};
-    return {set.meta.namespace_.str() + "/" + ref->name.str()};
-  }
-  std::vector<std::string> keys;
-  const Json& labels = at_path(set.object, {"metadata", "labels"});
-  if (!labels.is_object() || labels.empty()) return keys;
-  for (const auto& d : deployments_.store().by_index(kByNamespace, set.meta.namespace_.view()))
-    if (spec_selector(d->object).matches(labels)) keys.push_back(d->meta.key());
-  return keys;
+  return claimants(set, "Deployment", deployments_, spec_selector);
 }
 
 std::expected<void, std::string> DeploymentController::create_set(const Json& d, const Json& set) {

@@ -6,31 +6,26 @@
 #include <expected>
 #include <string>
 
-#include "operator/runtime/controller.hpp"
 #include "operator/runtime/event_recorder.hpp"
-#include "sandbox/simulator/cluster.hpp"
 #include "sandbox/simulator/recent_writes.hpp"
+#include "sandbox/simulator/sim_controller.hpp"
 
 namespace respool::sandbox::sim {
 
-class DeploymentController {
+class DeploymentController : public SimController {
  public:
   DeploymentController(Cluster& cluster, ObjectInformer& deployments, ObjectInformer& sets,
                        runtime::EventRecorder& events);
-  void start() { controller_.start(); }
-  void stop() { controller_.stop(); }
 
  private:
-  std::expected<runtime::ReconcileResult, std::string> reconcile(const std::string& key);
+  std::expected<runtime::ReconcileResult, std::string> reconcile(const std::string& key) override;
   std::vector<std::string> deployments_for_set(const kube::Unstructured& set) const;
   std::expected<void, std::string> create_set(const Json& deployment, const Json& set);
 
-  Cluster& cluster_;
   ObjectInformer& deployments_;
   ObjectInformer& sets_;
   runtime::EventRecorder& events_;
   RecentWrites written_;
-  runtime::Controller controller_;
 };
 
 }  // namespace respool::sandbox::sim

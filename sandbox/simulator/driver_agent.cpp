@@ -8,11 +8,7 @@ namespace respool::sandbox::sim {
 
 using runtime::ReconcileResult;
 
-DriverAgent::DriverAgent(Cluster& cluster)
-    : cluster_(cluster),
-      controller_(
-          cluster.clock, [this](const std::string& key) { return reconcile(key); },
-          controller_options("sandbox-driver-agent", 1)) {
+DriverAgent::DriverAgent(Cluster& cluster) : SimController(cluster, "sandbox-driver-agent", 1) {
   controller_.watch<kube::Unstructured>(cluster.pods, [](const kube::Unstructured& pod) {
     if (!annotation(pod.object, kDriverVersion)) return std::vector<std::string>{};
     return std::vector<std::string>{pod.meta.key()};

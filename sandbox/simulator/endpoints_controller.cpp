@@ -56,11 +56,7 @@ bool has_selector(const Json& service) {
 }  // namespace
 
 EndpointsController::EndpointsController(Cluster& cluster, ServiceInformers informers)
-    : cluster_(cluster),
-      informers_(informers),
-      controller_(
-          cluster.clock, [this](const std::string& key) { return reconcile(key); },
-          controller_options("sandbox-endpoints", 2)) {
+    : SimController(cluster, "sandbox-endpoints", 2), informers_(informers) {
   watch_service_inputs(controller_, cluster, informers, informers.endpoints);
 }
 
@@ -111,12 +107,9 @@ std::expected<ReconcileResult, std::string> EndpointsController::reconcile(const
 }
 
 EndpointSliceController::EndpointSliceController(Cluster& cluster, ServiceInformers informers)
-    : cluster_(cluster),
+    : SimController(cluster, "sandbox-endpointslice", 2),
       informers_(informers),
-      written_(cluster.clock, cluster.timing.expectations_ttl),
-      controller_(
-          cluster.clock, [this](const std::string& key) { return reconcile(key); },
-          controller_options("sandbox-endpointslice", 2)) {
+      written_(cluster.clock, cluster.timing.expectations_ttl) {
   ObjectInformer::Handlers gone;
   gone.on_delete = [this](const ObjectPtr& slice) { written_.gone(slice->meta.uid.str()); };
   informers.slices.add_handlers(std::move(gone));

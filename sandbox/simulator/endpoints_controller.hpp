@@ -7,9 +7,8 @@
 #include <expected>
 #include <string>
 
-#include "operator/runtime/controller.hpp"
-#include "sandbox/simulator/cluster.hpp"
 #include "sandbox/simulator/recent_writes.hpp"
+#include "sandbox/simulator/sim_controller.hpp"
 
 namespace respool::sandbox::sim {
 
@@ -19,33 +18,25 @@ struct ServiceInformers {
   ObjectInformer& slices;
 };
 
-class EndpointsController {
+class EndpointsController : public SimController {
  public:
   EndpointsController(Cluster& cluster, ServiceInformers informers);
-  void start() { controller_.start(); }
-  void stop() { controller_.stop(); }
 
  private:
-  std::expected<runtime::ReconcileResult, std::string> reconcile(const std::string& key);
+  std::expected<runtime::ReconcileResult, std::string> reconcile(const std::string& key) override;
 
-  Cluster& cluster_;
   ServiceInformers informers_;
-  runtime::Controller controller_;
 };
 
-class EndpointSliceController {
+class EndpointSliceController : public SimController {
  public:
   EndpointSliceController(Cluster& cluster, ServiceInformers informers);
-  void start() { controller_.start(); }
-  void stop() { controller_.stop(); }
 
  private:
-  std::expected<runtime::ReconcileResult, std::string> reconcile(const std::string& key);
+  std::expected<runtime::ReconcileResult, std::string> reconcile(const std::string& key) override;
 
-  Cluster& cluster_;
   ServiceInformers informers_;
   RecentWrites written_;  // slices made with generateName must not be made twice
-  runtime::Controller controller_;
 };
 
 }  // namespace respool::sandbox::sim

@@ -45,11 +45,4 @@ const FailureSample* find_failure_sample(std::string_view name) {
   return nullptr;
 }
 
-std::string failure_sample_names() {
-  std::string out;
-  for (const FailureSample& s : samples())
-    out += (out.empty() ? "" : ", ") + std::string(s.name);
-  return out;
-}
-
 }  // namespace respool::sandbox::sim

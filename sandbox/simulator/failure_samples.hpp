@@ -19,7 +19,5 @@ struct FailureSample {
 
 // nullopt for a name that is none of them (the pod then ends as its exit-code annotation says).
 const FailureSample* find_failure_sample(std::string_view name);
-// The names, for the README and error messages: "cuda-oom, nccl-timeout, ...".
-std::string failure_sample_names();
 
 }  // namespace respool::sandbox::sim

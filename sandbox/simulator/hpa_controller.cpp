@@ -41,12 +41,7 @@ std::expected<std::string, std::string> hpa_scale_path(kube::Client& client,
 }  // namespace
 
 HpaController::HpaController(Cluster& cluster, ObjectInformer& hpas, runtime::EventRecorder& events)
-    : cluster_(cluster),
-      hpas_(hpas),
-      events_(events),
-      controller_(
-          cluster.clock, [this](const std::string& key) { return reconcile(key); },
-          controller_options("sandbox-hpa", 1)) {
+    : SimController(cluster, "sandbox-hpa", 1), hpas_(hpas), events_(events) {
   controller_.watch<kube::Unstructured>(hpas_);
 }
 

@@ -7,32 +7,27 @@
 #include <map>
 #include <string>
 
-#include "operator/runtime/controller.hpp"
 #include "operator/runtime/event_recorder.hpp"
-#include "sandbox/simulator/cluster.hpp"
 #include "sandbox/simulator/hpa_plan.hpp"
+#include "sandbox/simulator/sim_controller.hpp"
 
 namespace respool::sandbox::sim {
 
-class HpaController {
+class HpaController : public SimController {
  public:
   HpaController(Cluster& cluster, ObjectInformer& hpas, runtime::EventRecorder& events);
-  void start() { controller_.start(); }
-  void stop() { controller_.stop(); }
 
  private:
-  std::expected<runtime::ReconcileResult, std::string> reconcile(const std::string& key);
+  std::expected<runtime::ReconcileResult, std::string> reconcile(const std::string& key) override;
   // The target's Scale (kept whole, to write it back), or why there is none.
   HpaTarget read_target(const nlohmann::json& hpa, nlohmann::json& scale, std::string& scale_path);
 
-  Cluster& cluster_;
   ObjectInformer& hpas_;
   runtime::EventRecorder& events_;
   // key -> (generation, time) of the last sync: as the real work queue adds every HPA rate
   // limited by the sync period, a change of the HPA's status (ours) brings no early sync; a new
   // spec does.
   std::map<std::string, std::pair<std::int64_t, runtime::TimePoint>> synced_;
-  runtime::Controller controller_;
 };
 
 }  // namespace respool::sandbox::sim

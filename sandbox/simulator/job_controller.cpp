@@ -11,24 +11,11 @@ namespace respool::sandbox::sim {
 using runtime::ReconcileResult;
 
 JobController::JobController(Cluster& cluster)
-    : cluster_(cluster),
-      pending_(cluster.clock, cluster.timing.expectations_ttl),
-      controller_(
-          cluster.clock, [this](const std::string& key) { return reconcile(key); },
-          controller_options("sandbox-job", 2)) {
-  ObjectInformer::Handlers seen;
-  seen.on_add = [this](const ObjectPtr& pod) { pending_.observe(pod->object); };
-  seen.on_update = [this](const ObjectPtr&, const ObjectPtr& pod) {
-    pending_.observe(pod->object);
-  };
-  seen.on_delete = [this](const ObjectPtr& pod) { pending_.observe_gone(pod->object); };
-  cluster.pods.add_handlers(std::move(seen));
+    : SimController(cluster, "sandbox-job", 2),
+      pending_(cluster.clock, cluster.timing.expectations_ttl) {
+  pending_.follow(cluster.pods);  // before the controller's handlers: expectations first
   controller_.watch<kube::Unstructured>(cluster.jobs);
-  controller_.watch<kube::Unstructured>(cluster.pods, [](const kube::Unstructured& pod) {
-    const kube::OwnerReference* ref = pod.meta.controller_ref();
-    if (!ref || ref->kind != "Job") return std::vector<std::string>{};
-    return std::vector<std::string>{pod.meta.namespace_.str() + "/" + ref->name.str()};
-  });
+  controller_.watch<kube::Unstructured>(cluster.pods, controlled_by("Job"));
 }
 
 std::expected<void, std::string> JobController::release(const Json& pod) {

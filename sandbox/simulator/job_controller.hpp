@@ -5,25 +5,20 @@
 #include <expected>
 #include <string>
 
-#include "operator/runtime/controller.hpp"
-#include "sandbox/simulator/cluster.hpp"
 #include "sandbox/simulator/pending_pods.hpp"
+#include "sandbox/simulator/sim_controller.hpp"
 
 namespace respool::sandbox::sim {
 
-class JobController {
+class JobController : public SimController {
  public:
   explicit JobController(Cluster& cluster);
-  void start() { controller_.start(); }
-  void stop() { controller_.stop(); }
 
  private:
-  std::expected<runtime::ReconcileResult, std::string> reconcile(const std::string& key);
+  std::expected<runtime::ReconcileResult, std::string> reconcile(const std::string& key) override;
   std::expected<void, std::string> release(const Json& pod);
 
-  Cluster& cluster_;
   PendingPods pending_;
-  runtime::Controller controller_;
 };
 
 }  // namespace respool::sandbox::sim

@@ -51,10 +51,7 @@ std::string host_ip(const Json& node) {
 }  // namespace
 
 Kubelet::Kubelet(Cluster& cluster, int workers)
-    : cluster_(cluster),
-      controller_(
-          cluster.clock, [this](const std::string& key) { return reconcile(key); },
-          controller_options("sandbox-kubelet", workers)) {
+    : SimController(cluster, "sandbox-kubelet", workers) {
   controller_.watch<kube::Unstructured>(cluster.pods, [](const kube::Unstructured& pod) {
     if (string_at(pod.object, {"spec", "nodeName"}).empty()) return std::vector<std::string>{};
     return std::vector<std::string>{pod.meta.key()};

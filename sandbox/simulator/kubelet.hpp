@@ -9,24 +9,18 @@
 #include <expected>
 #include <string>
 
-#include "operator/runtime/controller.hpp"
-#include "sandbox/simulator/cluster.hpp"
+#include "sandbox/simulator/sim_controller.hpp"
 
 namespace respool::sandbox::sim {
 
-class Kubelet {
+class Kubelet : public SimController {
  public:
   Kubelet(Cluster& cluster, int workers);
-  void start() { controller_.start(); }
-  void stop() { controller_.stop(); }
 
  private:
-  std::expected<runtime::ReconcileResult, std::string> reconcile(const std::string& key);
+  std::expected<runtime::ReconcileResult, std::string> reconcile(const std::string& key) override;
   std::expected<runtime::ReconcileResult, std::string> terminate(const Json& pod);
   std::expected<void, std::string> write_status(const Json& pod, Json status);
-
-  Cluster& cluster_;
-  runtime::Controller controller_;
 };
 
 // Pod GC for a pod bound to a node the cache does not have: confirms with the API server, then

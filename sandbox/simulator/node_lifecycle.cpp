@@ -11,10 +11,7 @@ namespace respool::sandbox::sim {
 using runtime::ReconcileResult;
 
 NodeLifecycle::NodeLifecycle(Cluster& cluster)
-    : cluster_(cluster),
-      controller_(
-          cluster.clock, [this](const std::string& key) { return reconcile(key); },
-          controller_options("sandbox-node-lifecycle", 1)) {
+    : SimController(cluster, "sandbox-node-lifecycle", 1) {
   controller_.watch<kube::Unstructured>(cluster.nodes);
 }
 

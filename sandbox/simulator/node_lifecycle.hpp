@@ -6,22 +6,16 @@
 #include <expected>
 #include <string>
 
-#include "operator/runtime/controller.hpp"
-#include "sandbox/simulator/cluster.hpp"
+#include "sandbox/simulator/sim_controller.hpp"
 
 namespace respool::sandbox::sim {
 
-class NodeLifecycle {
+class NodeLifecycle : public SimController {
  public:
   explicit NodeLifecycle(Cluster& cluster);
-  void start() { controller_.start(); }
-  void stop() { controller_.stop(); }
 
  private:
-  std::expected<runtime::ReconcileResult, std::string> reconcile(const std::string& key);
-
-  Cluster& cluster_;
-  runtime::Controller controller_;
+  std::expected<runtime::ReconcileResult, std::string> reconcile(const std::string& key) override;
 };
 
 }  // namespace respool::sandbox::sim

@@ -29,6 +29,14 @@ void PendingPods::observe(const Json& pod) {
   if (!at_path(pod, {"metadata", "deletionTimestamp"}).is_null()) deleted_.erase(uid);
 }
 
+void PendingPods::follow(runtime::Informer<kube::Unstructured>& pods) {
+  runtime::Informer<kube::Unstructured>::Handlers seen;
+  seen.on_add = [this](const auto& pod) { observe(pod->object); };
+  seen.on_update = [this](const auto&, const auto& pod) { observe(pod->object); };
+  seen.on_delete = [this](const auto& pod) { observe_gone(pod->object); };
+  pods.add_handlers(std::move(seen));
+}
+
 void PendingPods::observe_gone(const Json& pod) {
   const std::string uid = string_at(pod, {"metadata", "uid"});
   std::lock_guard lock(mu_);

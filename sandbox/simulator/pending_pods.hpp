@@ -15,6 +15,7 @@
 
 #include "operator/kube/objects.hpp"
 #include "operator/runtime/clock.hpp"
+#include "operator/runtime/informer.hpp"
 
 namespace respool::sandbox::sim {
 
@@ -35,6 +36,9 @@ class PendingPods {
   // Informer handlers: a pod seen (added or updated) or gone.
   void observe(const nlohmann::json& pod);
   void observe_gone(const nlohmann::json& pod);
+  // Registers both on the pods informer; before the owner's own handlers, so that a reconcile
+  // the event brings finds its expectation already met.
+  void follow(runtime::Informer<kube::Unstructured>& pods);
 
   // `cached` (the owner's pods in the informer cache) with the pending writes laid over:
   // created pods not yet cached added, deleted ones carrying a deletionTimestamp.

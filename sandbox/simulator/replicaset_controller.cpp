@@ -17,40 +17,22 @@ kube::LabelSelector replica_selector(const Json& set, const ReplicaKind& kind) {
 
 ReplicaController::ReplicaController(Cluster& cluster, ObjectInformer& sets, ReplicaKind kind,
                                      runtime::EventRecorder& events)
-    : cluster_(cluster),
+    : SimController(cluster, "sandbox-" + kind.kind, 2),
       sets_(sets),
       kind_(std::move(kind)),
       events_(events),
-      pending_(cluster.clock, cluster.timing.expectations_ttl),
-      controller_(
-          cluster.clock, [this](const std::string& key) { return reconcile(key); },
-          controller_options("sandbox-" + kind_.kind, 2)) {
+      pending_(cluster.clock, cluster.timing.expectations_ttl) {
   add_namespace_index(sets_);
   add_namespace_index(cluster.pods);
-  ObjectInformer::Handlers seen;
-  seen.on_add = [this](const ObjectPtr& pod) { pending_.observe(pod->object); };
-  seen.on_update = [this](const ObjectPtr&, const ObjectPtr& pod) {
-    pending_.observe(pod->object);
-  };
-  seen.on_delete = [this](const ObjectPtr& pod) { pending_.observe_gone(pod->object); };
-  cluster.pods.add_handlers(std::move(seen));  // before the controller's: expectations first
+  pending_.follow(cluster.pods);  // before the controller's handlers: expectations first
   controller_.watch<kube::Unstructured>(sets_);
   controller_.watch<kube::Unstructured>(
       cluster.pods, [this](const kube::Unstructured& pod) { return sets_for_pod(pod); });
 }
 
 std::vector<std::string> ReplicaController::sets_for_pod(const kube::Unstructured& pod) const {
-  if (const kube::OwnerReference* ref = pod.meta.controller_ref()) {
-    if (ref->kind != kind_.kind) return {};
-    return {pod.meta.namespace_.str() + "/" + ref->name.str()};
-  }
-  // An orphan: every set of its namespace that would adopt it.
-  std::vector<std::string> keys;
-  const Json& labels = at_path(pod.object, {"metadata", "labels"});
-  if (!labels.is_object() || labels.empty()) return keys;
-  for (const auto& set : sets_.store().by_index(kByNamespace, pod.meta.namespace_.view()))
-    if (replica_selector(set->object, kind_).matches(labels)) keys.push_back(set->meta.key());
-  return keys;
+  return claimants(pod, kind_.kind, sets_,
+                   [this](const Json& set) { return replica_selector(set, kind_); });
 }
 
 std::expected<ReconcileResult, std::string> ReplicaController::reconcile(const std::string& key) {

@@ -6,10 +6,9 @@
 #include <expected>
 #include <string>
 
-#include "operator/runtime/controller.hpp"
 #include "operator/runtime/event_recorder.hpp"
-#include "sandbox/simulator/cluster.hpp"
 #include "sandbox/simulator/pending_pods.hpp"
+#include "sandbox/simulator/sim_controller.hpp"
 #include "sandbox/simulator/workload_util.hpp"
 
 namespace respool::sandbox::sim {
@@ -24,23 +23,19 @@ struct ReplicaKind {
 // defaults to the template's labels.
 kube::LabelSelector replica_selector(const Json& set, const ReplicaKind& kind);
 
-class ReplicaController {
+class ReplicaController : public SimController {
  public:
   ReplicaController(Cluster& cluster, ObjectInformer& sets, ReplicaKind kind,
                     runtime::EventRecorder& events);
-  void start() { controller_.start(); }
-  void stop() { controller_.stop(); }
 
  private:
-  std::expected<runtime::ReconcileResult, std::string> reconcile(const std::string& key);
+  std::expected<runtime::ReconcileResult, std::string> reconcile(const std::string& key) override;
   std::vector<std::string> sets_for_pod(const kube::Unstructured& pod) const;
 
-  Cluster& cluster_;
   ObjectInformer& sets_;
   ReplicaKind kind_;
   runtime::EventRecorder& events_;
   PendingPods pending_;
-  runtime::Controller controller_;
 };
 
 }  // namespace respool::sandbox::sim

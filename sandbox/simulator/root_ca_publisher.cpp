@@ -18,13 +18,10 @@ constexpr const char* kDescription =
 
 RootCAPublisher::RootCAPublisher(Cluster& cluster, ObjectInformer& namespaces,
                                  ObjectInformer& configmaps, std::string ca_pem)
-    : cluster_(cluster),
+    : SimController(cluster, "sandbox-root-ca-cert-publisher", 1),
       namespaces_(namespaces),
       configmaps_(configmaps),
-      ca_pem_(std::move(ca_pem)),
-      controller_(
-          cluster.clock, [this](const std::string& ns) { return reconcile(ns); },
-          controller_options("sandbox-root-ca-cert-publisher", 1)) {
+      ca_pem_(std::move(ca_pem)) {
   controller_.watch<kube::Unstructured>(namespaces_);
   controller_.watch<kube::Unstructured>(configmaps_, [](const kube::Unstructured& cm) {
     return std::vector<std::string>{cm.meta.namespace_.str()};

@@ -8,28 +8,23 @@
 #include <expected>
 #include <string>
 
-#include "operator/runtime/controller.hpp"
-#include "sandbox/simulator/cluster.hpp"
+#include "sandbox/simulator/sim_controller.hpp"
 
 namespace respool::sandbox::sim {
 
 inline constexpr const char* kRootCAConfigMap = "kube-root-ca.crt";
 
-class RootCAPublisher {
+class RootCAPublisher : public SimController {
  public:
   RootCAPublisher(Cluster& cluster, ObjectInformer& namespaces, ObjectInformer& configmaps,
                   std::string ca_pem);
-  void start() { controller_.start(); }
-  void stop() { controller_.stop(); }
 
  private:
-  std::expected<runtime::ReconcileResult, std::string> reconcile(const std::string& ns);
+  std::expected<runtime::ReconcileResult, std::string> reconcile(const std::string& ns) override;
 
-  Cluster& cluster_;
   ObjectInformer& namespaces_;
   ObjectInformer& configmaps_;  // those named kube-root-ca.crt
   std::string ca_pem_;
-  runtime::Controller controller_;
 };
 
 }  // namespace respool::sandbox::sim

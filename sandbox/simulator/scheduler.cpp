@@ -27,11 +27,7 @@ bool wants_scheduling(const Json& pod) {
   return scheduler.empty() || scheduler == kDefaultScheduler;
 }
 
-Scheduler::Scheduler(Cluster& cluster)
-    : cluster_(cluster),
-      controller_(
-          cluster.clock, [this](const std::string& key) { return reconcile(key); },
-          controller_options("sandbox-scheduler", 1)) {
+Scheduler::Scheduler(Cluster& cluster) : SimController(cluster, "sandbox-scheduler", 1) {
   ObjectInformer::Handlers pods;
   pods.on_add = [this](const ObjectPtr& pod) {
     account(*pod);

@@ -15,32 +15,27 @@
 #include <string>
 #include <unordered_map>
 
-#include "operator/runtime/controller.hpp"
-#include "sandbox/simulator/cluster.hpp"
 #include "sandbox/simulator/placement.hpp"
+#include "sandbox/simulator/sim_controller.hpp"
 
 namespace respool::sandbox::sim {
 
-class Scheduler {
+class Scheduler : public SimController {
  public:
   explicit Scheduler(Cluster& cluster);
-  void start() { controller_.start(); }
-  void stop() { controller_.stop(); }
 
  private:
   struct Commitment {
     std::string node;
     kube::ResourceList requests;
   };
-  std::expected<runtime::ReconcileResult, std::string> reconcile(const std::string& key);
+  std::expected<runtime::ReconcileResult, std::string> reconcile(const std::string& key) override;
   std::expected<void, std::string> mark_unschedulable(const Json& pod, const std::string& message);
   NodeUsage usage_of(const std::string& node) const;
   void account(const kube::Unstructured& pod);
   void unaccount(const std::string& key);
   void retry_pending();
 
-  Cluster& cluster_;
-  runtime::Controller controller_;
   mutable std::mutex mu_;
   std::unordered_map<std::string, Commitment> bound_;    // pod key → what it holds
   std::unordered_map<std::string, Commitment> assumed_;  // bound by us, not yet seen bound

@@ -12,25 +12,16 @@ using runtime::ReconcileResult;
 StatefulSetController::StatefulSetController(Cluster& cluster, ObjectInformer& sets,
                                              ObjectInformer& revisions,
                                              runtime::EventRecorder& events)
-    : cluster_(cluster),
+    : SimController(cluster, "sandbox-statefulset", 2),
       sets_(sets),
       revisions_(revisions),
       events_(events),
       pending_(cluster.clock, cluster.timing.expectations_ttl),
-      written_(cluster.clock, cluster.timing.expectations_ttl),
-      controller_(
-          cluster.clock, [this](const std::string& key) { return reconcile(key); },
-          controller_options("sandbox-statefulset", 2)) {
+      written_(cluster.clock, cluster.timing.expectations_ttl) {
   add_namespace_index(sets_);
   add_namespace_index(revisions_);
   add_namespace_index(cluster.pods);
-  ObjectInformer::Handlers seen;
-  seen.on_add = [this](const ObjectPtr& pod) { pending_.observe(pod->object); };
-  seen.on_update = [this](const ObjectPtr&, const ObjectPtr& pod) {
-    pending_.observe(pod->object);
-  };
-  seen.on_delete = [this](const ObjectPtr& pod) { pending_.observe_gone(pod->object); };
-  cluster.pods.add_handlers(std::move(seen));
+  pending_.follow(cluster.pods);  // before the controller's handlers: expectations first
   ObjectInformer::Handlers gone;
   gone.on_delete = [this](const ObjectPtr& r) { written_.gone(r->meta.uid.str()); };
   revisions_.add_handlers(std::move(gone));
@@ -41,16 +32,7 @@ StatefulSetController::StatefulSetController(Cluster& cluster, ObjectInformer& s
 }
 
 std::vector<std::string> StatefulSetController::sets_for(const kube::Unstructured& object) const {
-  if (const kube::OwnerReference* ref = object.meta.controller_ref()) {
-    if (ref->kind != "StatefulSet") return {};
-    return {object.meta.namespace_.str() + "/" + ref->name.str()};
-  }
-  std::vector<std::string> keys;
-  const Json& labels = at_path(object.object, {"metadata", "labels"});
-  if (!labels.is_object() || labels.empty()) return keys;
-  for (const auto& s : sets_.store().by_index(kByNamespace, object.meta.namespace_.view()))
-    if (spec_selector(s->object).matches(labels)) keys.push_back(s->meta.key());
-  return keys;
+  return claimants(object, "StatefulSet", sets_, spec_selector);
 }
 
 std::expected<void, std::string> StatefulSetController::write_revision(const Json& set,

@@ -19,13 +19,10 @@ constexpr std::int64_t kTokenSeconds = 10LL * 365 * 24 * 3600;
 
 TokenSecrets::TokenSecrets(Cluster& cluster, ObjectInformer& secrets,
                            ObjectInformer& service_accounts, std::string ca_pem)
-    : cluster_(cluster),
+    : SimController(cluster, "sandbox-tokens", 1),
       secrets_(secrets),
       service_accounts_(service_accounts),
-      ca_pem_(std::move(ca_pem)),
-      controller_(
-          cluster.clock, [this](const std::string& key) { return reconcile(key); },
-          controller_options("sandbox-tokens", 1)) {
+      ca_pem_(std::move(ca_pem)) {
   add_namespace_index(secrets_);
   controller_.watch<kube::Unstructured>(secrets_);
   // A ServiceAccount's changes (made, gone) concern the token Secrets that name it.

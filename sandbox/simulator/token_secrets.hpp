@@ -11,31 +11,26 @@
 #include <expected>
 #include <string>
 
-#include "operator/runtime/controller.hpp"
-#include "sandbox/simulator/cluster.hpp"
+#include "sandbox/simulator/sim_controller.hpp"
 
 namespace respool::sandbox::sim {
 
 inline constexpr const char* kServiceAccountTokenType = "kubernetes.io/service-account-token";
 
-class TokenSecrets {
+class TokenSecrets : public SimController {
  public:
   // `secrets`: those of type kubernetes.io/service-account-token.
   TokenSecrets(Cluster& cluster, ObjectInformer& secrets, ObjectInformer& service_accounts,
                std::string ca_pem);
-  void start() { controller_.start(); }
-  void stop() { controller_.stop(); }
 
  private:
-  std::expected<runtime::ReconcileResult, std::string> reconcile(const std::string& key);
+  std::expected<runtime::ReconcileResult, std::string> reconcile(const std::string& key) override;
   std::expected<std::string, std::string> request_token(const std::string& ns,
                                                         const std::string& service_account);
 
-  Cluster& cluster_;
   ObjectInformer& secrets_;
   ObjectInformer& service_accounts_;
   std::string ca_pem_;
-  runtime::Controller controller_;
 };
 
 }  // namespace respool::sandbox::sim

@@ -10,6 +10,26 @@ void add_namespace_index(ObjectInformer& informer) {
   });
 }
 
+std::function<std::vector<std::string>(const kube::Unstructured&)> controlled_by(std::string kind) {
+  return [kind = std::move(kind)](const kube::Unstructured& object) {
+    const kube::OwnerReference* ref = object.meta.controller_ref();
+    if (!ref || ref->kind.view() != kind) return std::vector<std::string>{};
+    return std::vector<std::string>{object.meta.namespace_.str() + "/" + ref->name.str()};
+  };
+}
+
+std::vector<std::string> claimants(
+    const kube::Unstructured& object, std::string_view kind, ObjectInformer& owners,
+    const std::function<kube::LabelSelector(const Json&)>& selector_of) {
+  if (object.meta.controller_ref()) return controlled_by(std::string(kind))(object);
+  std::vector<std::string> keys;
+  const Json& labels = at_path(object.object, {"metadata", "labels"});
+  if (!labels.is_object() || labels.empty()) return keys;
+  for (const auto& owner : owners.store().by_index(kByNamespace, object.meta.namespace_.view()))
+    if (selector_of(owner->object).matches(labels)) keys.push_back(owner->meta.key());
+  return keys;
+}
+
 std::expected<void, std::string> write_status(kube::Client& client, const kube::Resource& resource,
                                               const Json& object, const Json& status,
                                               const Json& metadata) {

@@ -62,30 +62,10 @@ std::vector<TypePtr> Registry::by_storage(std::string_view storage) const {
   return out;
 }
 
-TypePtr Registry::find_kind(std::string_view group, std::string_view kind) const {
-  std::shared_lock lock(mu_);
-  for (const TypePtr& t : builtin_) {
-    if (t->group == group && t->kind == kind) return t;
-  }
-  for (const auto& [name, types] : custom_) {
-    for (const TypePtr& t : types) {
-      if (t->group == group && t->kind == kind) return t;
-    }
-  }
-  return nullptr;
-}
-
 bool Registry::serves_group_version(std::string_view group, std::string_view version) const {
   for (const GroupVersions& g : groups()) {
     if (g.name != group) continue;
     return std::find(g.versions.begin(), g.versions.end(), version) != g.versions.end();
-  }
-  return false;
-}
-
-bool Registry::serves_group(std::string_view group) const {
-  for (const GroupVersions& g : groups()) {
-    if (g.name == group) return true;
   }
   return false;
 }

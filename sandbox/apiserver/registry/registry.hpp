@@ -141,10 +141,7 @@ class Registry {
   TypePtr find(std::string_view group, std::string_view version, std::string_view plural) const;
   // Every type whose storage collection is `storage` (events: two).
   std::vector<TypePtr> by_storage(std::string_view storage) const;
-  // The served version of a group-kind preferred for reading an owner, if any.
-  TypePtr find_kind(std::string_view group, std::string_view kind) const;
   bool serves_group_version(std::string_view group, std::string_view version) const;
-  bool serves_group(std::string_view group) const;
   // Groups in discovery order: the core group first, built-in groups, then CRD groups by name.
   std::vector<GroupVersions> groups() const;
   // The types of one group-version in discovery order.

@@ -59,8 +59,6 @@ class Store {
 
   // Everything below needs mutex() held.
   std::uint64_t rv() const { return rv_; }
-  // Takes a resourceVersion without a change (a write that only needs a fresh rv).
-  std::uint64_t next_rv() { return ++rv_; }
   std::shared_ptr<Collection> find(std::string_view storage) const;
   std::shared_ptr<Collection> collection(const std::string& storage);
   const StoredObject* get(std::string_view storage, std::string_view key) const;

@@ -1,66 +1,10 @@
 // The fields a field selector may name per kind (each kind's GetAttrs / ToSelectableFields).
 
-#include <algorithm>
-
 #include "sandbox/apiserver/jsonpath.hpp"
 #include "sandbox/apiserver/strategies/kinds.hpp"
 
 namespace respool::sandbox::kinds {
 namespace {
-
-const std::vector<std::string>& extra_fields(KindId id) {
-  static const std::vector<std::string> none;
-  static const std::vector<std::string> pod = {
-      "spec.nodeName",    "spec.restartPolicy", "spec.schedulerName", "spec.serviceAccountName",
-      "spec.hostNetwork", "status.phase",       "status.podIP",       "status.nominatedNodeName"};
-  static const std::vector<std::string> node = {"spec.unschedulable"};
-  static const std::vector<std::string> event = {"involvedObject.kind",
-                                                 "involvedObject.namespace",
-                                                 "involvedObject.name",
-                                                 "involvedObject.uid",
-                                                 "involvedObject.apiVersion",
-                                                 "involvedObject.resourceVersion",
-                                                 "involvedObject.fieldPath",
-                                                 "reason",
-                                                 "reportingComponent",
-                                                 "source",
-                                                 "type"};
-  static const std::vector<std::string> event_v1 = {"regarding.kind",
-                                                    "regarding.namespace",
-                                                    "regarding.name",
-                                                    "regarding.uid",
-                                                    "regarding.apiVersion",
-                                                    "regarding.resourceVersion",
-                                                    "regarding.fieldPath",
-                                                    "reason",
-                                                    "reportingController",
-                                                    "deprecatedSource",
-                                                    "type"};
-  static const std::vector<std::string> ns = {"status.phase"};
-  static const std::vector<std::string> secret = {"type"};
-  static const std::vector<std::string> service = {"spec.clusterIP", "spec.type"};
-  static const std::vector<std::string> job = {"status.successful"};
-  switch (id) {
-    case KindId::Pod:
-      return pod;
-    case KindId::Node:
-      return node;
-    case KindId::Event:
-      return event;
-    case KindId::EventV1:
-      return event_v1;
-    case KindId::Namespace:
-      return ns;
-    case KindId::Secret:
-      return secret;
-    case KindId::Service:
-      return service;
-    case KindId::Job:
-      return job;
-    default:
-      return none;
-  }
-}
 
 std::string text_at(const Json& obj, std::initializer_list<const char*> path,
                     const std::string& fallback = "") {
@@ -87,16 +31,8 @@ std::string scalar(const Json* v) {
 }  // namespace
 
 bool field_supported(const ResourceType& type, const std::string& field) {
-  if (field == "metadata.name" || field == "metadata.namespace") return true;
-  if (type.custom()) {
-    for (const std::string& f : type.selectable_fields) {
-      std::string bare = f.rfind('.', 0) == 0 ? f.substr(1) : f;
-      if (bare == field) return true;
-    }
-    return false;
-  }
-  const auto& extra = extra_fields(type.id);
-  return std::find(extra.begin(), extra.end(), field) != extra.end();
+  // A kind selects on the fields field_values gives, whatever the object holds.
+  return field_values(type, Json::object()).contains(field);
 }
 
 std::string unsupported_field_message(const ResourceType& type, const std::string& field) {

@@ -1,5 +1,6 @@
 // Validation of built-in kinds: the per-kind dispatch, names, Pods, Leases and PDBs.
 
+#include <map>
 #include <regex>
 
 #include "apimachinery/names.hpp"
@@ -80,7 +81,7 @@ bool valid_int_or_percent(const Json& v) {
   return std::regex_match(v.get<std::string>(), pct);
 }
 
-void validate_pdb(const Json& obj, std::vector<Cause>& out) {
+void validate_pdb(const Json& obj, const Json*, std::vector<Cause>& out) {
   const Json spec = obj.value("spec", Json::object());
   bool min = spec.contains("minAvailable") && !spec["minAvailable"].is_null();
   bool max = spec.contains("maxUnavailable") && !spec["maxUnavailable"].is_null();
@@ -101,7 +102,7 @@ void validate_pdb(const Json& obj, std::vector<Cause>& out) {
   }
 }
 
-void validate_lease(const Json& obj, std::vector<Cause>& out) {
+void validate_lease(const Json& obj, const Json*, std::vector<Cause>& out) {
   const Json spec = obj.value("spec", Json::object());
   if (spec.contains("leaseDurationSeconds") && spec["leaseDurationSeconds"].is_number_integer() &&
       spec["leaseDurationSeconds"].get<long long>() <= 0) {
@@ -188,49 +189,27 @@ std::vector<std::string> create_warnings(const ResourceType& type, const Json& o
 }
 
 std::vector<Cause> validate(const ResourceType& type, const Json& obj, const Json* old) {
+  using Rules = void (*)(const Json&, const Json*, std::vector<Cause>&);
+  static const std::map<KindId, Rules> by_kind = {
+      {KindId::Pod, validate_pod},
+      {KindId::Deployment, validate_deployment},
+      {KindId::ReplicaSet, validate_replica_set},
+      {KindId::StatefulSet, validate_stateful_set},
+      {KindId::DaemonSet, validate_daemon_set},
+      {KindId::Service, validate_service},
+      {KindId::Event, [](const Json& o, const Json* old_event,
+                         std::vector<Cause>& out) { validate_event(o, old_event, false, out); }},
+      {KindId::EventV1, [](const Json& o, const Json* old_event,
+                           std::vector<Cause>& out) { validate_event(o, old_event, true, out); }},
+      {KindId::ConfigMap, validate_config_map},
+      {KindId::Node, validate_node},
+      {KindId::Job, validate_job},
+      {KindId::PodDisruptionBudget, validate_pdb},
+      {KindId::Lease, validate_lease},
+  };
   std::vector<Cause> out;
   validate_metadata(type, obj, old, out);
-  switch (type.id) {
-    case KindId::Pod:
-      validate_pod(obj, old, out);
-      break;
-    case KindId::Deployment:
-      validate_deployment(obj, old, out);
-      break;
-    case KindId::ReplicaSet:
-      validate_replica_set(obj, old, out);
-      break;
-    case KindId::StatefulSet:
-      validate_stateful_set(obj, old, out);
-      break;
-    case KindId::DaemonSet:
-      validate_daemon_set(obj, old, out);
-      break;
-    case KindId::Service:
-      validate_service(obj, old, out);
-      break;
-    case KindId::Event:
-    case KindId::EventV1:
-      validate_event(obj, old, type.id == KindId::EventV1, out);
-      break;
-    case KindId::ConfigMap:
-      validate_config_map(obj, old, out);
-      break;
-    case KindId::Node:
-      validate_node(obj, old, out);
-      break;
-    case KindId::Job:
-      validate_job(obj, old, out);
-      break;
-    case KindId::PodDisruptionBudget:
-      validate_pdb(obj, out);
-      break;
-    case KindId::Lease:
-      validate_lease(obj, out);
-      break;
-    default:
-      break;
-  }
+  if (auto rules = by_kind.find(type.id); rules != by_kind.end()) rules->second(obj, old, out);
   return out;
 }
 
