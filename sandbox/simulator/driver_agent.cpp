@@ -13,6 +13,13 @@ DriverAgent::DriverAgent(Cluster& cluster) : SimController(cluster, "sandbox-dri
     if (!annotation(pod.object, kDriverVersion)) return std::vector<std::string>{};
     return std::vector<std::string>{pod.meta.key()};
   });
+  // A node Ready again: a driver pod that became Ready while it was not has not changed since.
+  controller_.watch<kube::Unstructured>(cluster.nodes, [&cluster](const kube::Unstructured& node) {
+    std::vector<std::string> keys;
+    for (const auto& pod : cluster.pods.store().by_index(kByNode, node.meta.name))
+      if (annotation(pod->object, kDriverVersion)) keys.push_back(pod->meta.key());
+    return keys;
+  });
 }
 
 std::expected<ReconcileResult, std::string> DriverAgent::reconcile(const std::string& key) {

@@ -1,5 +1,7 @@
 // DaemonSets, Jobs, the driver label and node faults, against an in-process API server.
 
+#include <thread>
+
 #include "test/simulator/sandbox_fixture.hpp"
 
 #include "sandbox/simulator/keys.hpp"
@@ -254,6 +256,33 @@ TEST_CASE("the driver label follows the driver pod", "[simulator]") {
   CHECK(eventually(
       [&] { return label(cluster.node("n-1"), "respool.io/driver-version") == "550.54.15"; }));
   CHECK_FALSE(label(cluster.node("n-2"), "respool.io/driver-version"));
+}
+
+TEST_CASE("a driver pod that was Ready while its node was not labels the node once it recovers",
+          "[simulator]") {
+  // Found by the 60-minute soak (seed 60): a NotReady fault landed while a restarted driver pod
+  // installed; the node came back, the pod did not change, and no label ever followed.
+  Cluster cluster(kFourNodes, 2);  // driver_install: 10 s of the clock, 5 s here
+  cluster.create(
+      kube::resources::daemonsets, "kube-system",
+      daemonset("gpu-driver", {{"type", "OnDelete"}}, {{"nodeSelector", {{"driver", "yes"}}}},
+                {{"respool.io/driver-version", "550.54.15"}}));
+  cluster.patch_node("n-1", {{"metadata", {{"labels", {{"driver", "yes"}}}}}});
+  REQUIRE(eventually([&] {
+    auto pods = pods_by_node(cluster, "gpu-driver");
+    return pods.contains("n-1") &&
+           condition_status(pods["n-1"], "Ready") == kube::ConditionStatus::True;
+  }));
+  REQUIRE(cluster.simulator().add_fault("n-1", "NotReady"));
+  REQUIRE(eventually([&] {
+    return condition_status(cluster.node("n-1"), "Ready") == kube::ConditionStatus::False;
+  }));
+  std::this_thread::sleep_for(std::chrono::seconds(6));  // past the install, the node down
+  REQUIRE_FALSE(label(cluster.node("n-1"), "respool.io/driver-version"));
+  REQUIRE(cluster.simulator().heal("n-1", "NotReady"));
+  CHECK(eventually(
+      [&] { return label(cluster.node("n-1"), "respool.io/driver-version") == "550.54.15"; },
+      std::chrono::seconds(20)));
 }
 
 TEST_CASE("faults set through the annotation set and clear conditions and taints",
