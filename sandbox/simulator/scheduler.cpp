@@ -149,7 +149,11 @@ std::expected<ReconcileResult, std::string> Scheduler::reconcile(const std::stri
     return std::unexpected("binding: " + e.describe());
   }
   std::lock_guard lock(mu_);
-  assumed_[key] = {placement.node, pod_requests(at_path(pod, {"spec"}))};
+  // The watch may have shown the binding already (the informer's cache is written before its
+  // handlers run): then account() has it, and an assumption now would count the pod twice.
+  ObjectPtr seen = cluster_.pods.store().get(key);
+  if (!seen || string_at(seen->object, {"spec", "nodeName"}).empty())
+    assumed_[key] = {placement.node, pod_requests(at_path(pod, {"spec"}))};
   runtime::log::debug("sandbox", "scheduled", {{"pod", key}, {"node", placement.node}});
   return ReconcileResult::done();
 }
