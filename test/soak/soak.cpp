@@ -10,6 +10,7 @@
 // the server's state, and a fresh operator must find nothing to do. Any breach fails the run
 // and prints the seed that replays its schedule.
 // Usage: respool-soak [--duration 3m] [--seed N] [--work DIR] [--settle 240s] [--max-pools 4]
+//                     [--operator PATH] (another respool-operator build: scripts/soak-mutant.sh)
 
 #include <unistd.h>
 
@@ -46,12 +47,13 @@ struct Options {
   std::uint64_t seed = std::random_device{}();
   fs::path work;
   int max_pools = 4;
+  fs::path operator_binary = fs::path(RESPOOL_BINARY_DIR) / "respool-operator";
 };
 
 [[noreturn]] void usage(const std::string& why) {
   std::fprintf(stderr,
                "respool-soak: %s\nusage: respool-soak [--duration 3m] [--seed N] "
-               "[--work DIR] [--settle 240s] [--max-pools N]\n",
+               "[--work DIR] [--settle 240s] [--max-pools N] [--operator PATH]\n",
                why.c_str());
   std::exit(2);
 }
@@ -72,6 +74,9 @@ Options parse(int argc, char** argv) {
       o.work = value;
     } else if (arg == "--max-pools") {
       o.max_pools = std::stoi(value);
+    } else if (arg == "--operator") {
+      o.operator_binary = value;
+      if (!fs::is_regular_file(o.operator_binary)) usage("--operator: no file " + value);
     } else {
       usage("unknown flag " + arg);
     }
@@ -174,7 +179,7 @@ int main(int argc, char** argv) {
     wait_for_nodes(monitor, kNodeCount);
 
     ReplicaOptions ro;
-    ro.binary = fs::path(RESPOOL_BINARY_DIR) / "respool-operator";
+    ro.binary = o.operator_binary;
     ro.kubeconfig = (*sandbox)->kubeconfig_path();
     ro.catalog = soak_catalog(o.work);
     ro.dir = o.work;
