@@ -113,39 +113,22 @@ bool map_equals(const MapData& a, const MapData& b) {
 }  // namespace
 
 Value Value::boolean(bool b) {
-  Value v;
-  v.kind_ = Kind::Bool;
-  v.s_.b = b;
-  return v;
+  return Value(Kind::Bool, {.b = b});
 }
 Value Value::integer(std::int64_t i) {
-  Value v;
-  v.kind_ = Kind::Int;
-  v.s_.i = i;
-  return v;
+  return Value(Kind::Int, {.i = i});
 }
 Value Value::uinteger(std::uint64_t u) {
-  Value v;
-  v.kind_ = Kind::Uint;
-  v.s_.u = u;
-  return v;
+  return Value(Kind::Uint, {.u = u});
 }
 Value Value::dbl(double d) {
-  Value v;
-  v.kind_ = Kind::Double;
-  v.s_.d = d;
-  return v;
+  return Value(Kind::Double, {.d = d});
 }
 Value Value::string(std::string s) {
-  Value v;
-  v.kind_ = Kind::String;
-  v.p_ = share(std::move(s));
-  return v;
+  return Value(Kind::String, {}, share(std::move(s)));
 }
 Value Value::bytes(std::string s) {
-  Value v = string(std::move(s));
-  v.kind_ = Kind::Bytes;
-  return v;
+  return Value(Kind::Bytes, {}, share(std::move(s)));
 }
 Value Value::list(std::vector<Value> items) {
   ListData data;
@@ -153,56 +136,33 @@ Value Value::list(std::vector<Value> items) {
   return list(std::make_shared<const ListData>(std::move(data)));
 }
 Value Value::list(std::shared_ptr<const ListData> data) {
-  Value v;
-  v.kind_ = Kind::List;
-  v.p_ = std::move(data);
-  return v;
+  return Value(Kind::List, {}, std::move(data));
 }
 Value Value::map(std::shared_ptr<const MapData> data) {
-  Value v;
-  v.kind_ = Kind::Map;
-  v.p_ = std::move(data);
-  return v;
+  return Value(Kind::Map, {}, std::move(data));
 }
 Value Value::type(std::string name) {
-  Value v = string(std::move(name));
-  v.kind_ = Kind::Type;
-  return v;
+  return Value(Kind::Type, {}, share(std::move(name)));
 }
 Value Value::duration(std::int64_t nanos) {
-  Value v;
-  v.kind_ = Kind::Duration;
-  v.s_.i = nanos;
-  return v;
+  return Value(Kind::Duration, {.i = nanos});
 }
 Value Value::timestamp(std::int64_t seconds, std::int32_t nanos) {
-  Value v;
-  v.kind_ = Kind::Timestamp;
-  v.s_.i = seconds;
+  Value v(Kind::Timestamp, {.i = seconds});
   v.ns_ = nanos;
   return v;
 }
 Value Value::optional_none() {
-  Value v;
-  v.kind_ = Kind::Optional;
-  return v;
+  return Value(Kind::Optional, {});
 }
 Value Value::optional_of(Value inner) {
-  Value v;
-  v.kind_ = Kind::Optional;
-  v.p_ = share(std::move(inner));
-  return v;
+  return Value(Kind::Optional, {}, share(std::move(inner)));
 }
 Value Value::opaque(std::shared_ptr<const OpaqueData> data) {
-  Value v;
-  v.kind_ = Kind::Opaque;
-  v.p_ = std::move(data);
-  return v;
+  return Value(Kind::Opaque, {}, std::move(data));
 }
 Value Value::error(std::string message) {
-  Value v = string(std::move(message));
-  v.kind_ = Kind::Error;
-  return v;
+  return Value(Kind::Error, {}, share(std::move(message)));
 }
 
 const std::string& Value::text() const {

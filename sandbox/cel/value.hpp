@@ -83,14 +83,18 @@ class Value {
   const Value& optional_value() const;              // Optional with a value
 
  private:
-  Kind kind_ = Kind::Null;
-  std::int32_t ns_ = 0;
-  union {
+  union Scalar {
     bool b;
     std::int64_t i;
     std::uint64_t u;
     double d;
-  } s_{};
+  };
+  Value(Kind kind, Scalar scalar, std::shared_ptr<const void> payload = nullptr)
+      : kind_(kind), s_(scalar), p_(std::move(payload)) {}
+
+  Kind kind_ = Kind::Null;
+  std::int32_t ns_ = 0;
+  Scalar s_{};
   std::shared_ptr<const void> p_;
 };
 

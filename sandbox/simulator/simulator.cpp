@@ -29,12 +29,8 @@ struct Simulator::Impl {
   std::unique_ptr<kube::Client> client;
   std::unique_ptr<sim::ObjectInformer> nodes, pods, daemonsets, jobs, revisions;
   std::unique_ptr<sim::Cluster> cluster;
-  std::unique_ptr<sim::NodeLifecycle> lifecycle;
-  std::unique_ptr<sim::Scheduler> scheduler;
-  std::unique_ptr<sim::Kubelet> kubelet;
-  std::unique_ptr<sim::DaemonSetController> daemonset_controller;
-  std::unique_ptr<sim::JobController> job_controller;
-  std::unique_ptr<sim::DriverAgent> driver_agent;
+  // Node lifecycle, scheduler, kubelets, DaemonSets, Jobs, the driver agent; stopped in reverse.
+  std::vector<std::unique_ptr<sim::SimController>> controllers;
   std::unique_ptr<sim::Workloads> workloads;  // Deployments, ReplicaSets, ... (workloads.hpp)
   NodeInventory labels;                       // the flavor and zone label keys add_nodes(set) uses
   std::mutex stop_mu;
@@ -55,12 +51,8 @@ struct Simulator::Impl {
     stopped = true;
     // Controllers first (they read the caches), then the informers feeding them.
     if (workloads) workloads->stop();
-    if (driver_agent) driver_agent->stop();
-    if (job_controller) job_controller->stop();
-    if (daemonset_controller) daemonset_controller->stop();
-    if (kubelet) kubelet->stop();
-    if (scheduler) scheduler->stop();
-    if (lifecycle) lifecycle->stop();
+    for (auto c = controllers.rbegin(); c != controllers.rend(); ++c)
+      (*c)->stop();
     for (auto* informer : informers())
       if (informer) informer->stop();
   }
@@ -129,12 +121,13 @@ std::expected<std::unique_ptr<Simulator>, std::string> Simulator::start(kube::Cl
                                                               *impl->revisions, timing});
   sim::Cluster& cluster = *impl->cluster;
   // Components register their informer handlers now, before the informers start.
-  impl->lifecycle = std::make_unique<sim::NodeLifecycle>(cluster);
-  impl->scheduler = std::make_unique<sim::Scheduler>(cluster);
-  impl->kubelet = std::make_unique<sim::Kubelet>(cluster, options.kubelet_workers);
-  impl->daemonset_controller = std::make_unique<sim::DaemonSetController>(cluster);
-  impl->job_controller = std::make_unique<sim::JobController>(cluster);
-  impl->driver_agent = std::make_unique<sim::DriverAgent>(cluster);
+  auto& controllers = impl->controllers;
+  controllers.push_back(std::make_unique<sim::NodeLifecycle>(cluster));
+  controllers.push_back(std::make_unique<sim::Scheduler>(cluster));
+  controllers.push_back(std::make_unique<sim::Kubelet>(cluster, options.kubelet_workers));
+  controllers.push_back(std::make_unique<sim::DaemonSetController>(cluster));
+  controllers.push_back(std::make_unique<sim::JobController>(cluster));
+  controllers.push_back(std::make_unique<sim::DriverAgent>(cluster));
   impl->workloads = std::make_unique<sim::Workloads>(cluster, std::move(ca_pem));
 
   auto simulator = std::make_unique<Simulator>(Key{}, std::move(impl));
@@ -152,12 +145,8 @@ std::expected<std::unique_ptr<Simulator>, std::string> Simulator::start(kube::Cl
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
   }
-  s.lifecycle->start();
-  s.scheduler->start();
-  s.kubelet->start();
-  s.daemonset_controller->start();
-  s.job_controller->start();
-  s.driver_agent->start();
+  for (auto& c : s.controllers)
+    c->start();
   s.workloads->start();
   if (!options.nodes_yaml.empty()) {
     auto added = simulator->load_nodes_yaml(options.nodes_yaml);

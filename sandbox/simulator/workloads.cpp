@@ -46,25 +46,28 @@ Workloads::Workloads(Cluster& cluster, std::string ca_pem) : cluster_(cluster) {
   auto& service_accounts = *informers_.emplace_back(informer(kube::resources::serviceaccounts));
   auto& hpas = *informers_.emplace_back(informer(workload::horizontalpodautoscalers));
 
-  replicasets_ = std::make_unique<ReplicaController>(
+  controllers_.push_back(std::make_unique<ReplicaController>(
       cluster, replicasets, ReplicaKind{&workload::replicasets, "apps/v1", "ReplicaSet"},
-      recorder("replicaset-controller"));
-  replication_controllers_ = std::make_unique<ReplicaController>(
+      recorder("replicaset-controller")));
+  controllers_.push_back(std::make_unique<ReplicaController>(
       cluster, rcs, ReplicaKind{&workload::replicationcontrollers, "v1", "ReplicationController"},
-      recorder("replication-controller"));
-  deployments_ = std::make_unique<DeploymentController>(cluster, deployments, replicasets,
-                                                        recorder("deployment-controller"));
-  statefulsets_ = std::make_unique<StatefulSetController>(
-      cluster, statefulsets, cluster.controllerrevisions, recorder("statefulset-controller"));
-  cronjobs_ =
-      std::make_unique<CronJobController>(cluster, cronjobs, recorder("cronjob-controller"));
-  endpoints_ =
-      std::make_unique<EndpointsController>(cluster, ServiceInformers{services, endpoints, slices});
-  endpoint_slices_ = std::make_unique<EndpointSliceController>(
-      cluster, ServiceInformers{services, endpoints, slices});
-  hpas_ = std::make_unique<HpaController>(cluster, hpas, recorder("horizontal-pod-autoscaler"));
-  tokens_ = std::make_unique<TokenSecrets>(cluster, token_secrets, service_accounts, ca_pem);
-  root_ca_ = std::make_unique<RootCAPublisher>(cluster, namespaces, root_cas, std::move(ca_pem));
+      recorder("replication-controller")));
+  controllers_.push_back(std::make_unique<DeploymentController>(cluster, deployments, replicasets,
+                                                                recorder("deployment-controller")));
+  controllers_.push_back(std::make_unique<StatefulSetController>(
+      cluster, statefulsets, cluster.controllerrevisions, recorder("statefulset-controller")));
+  controllers_.push_back(
+      std::make_unique<CronJobController>(cluster, cronjobs, recorder("cronjob-controller")));
+  controllers_.push_back(std::make_unique<EndpointsController>(
+      cluster, ServiceInformers{services, endpoints, slices}));
+  controllers_.push_back(std::make_unique<EndpointSliceController>(
+      cluster, ServiceInformers{services, endpoints, slices}));
+  controllers_.push_back(
+      std::make_unique<HpaController>(cluster, hpas, recorder("horizontal-pod-autoscaler")));
+  controllers_.push_back(
+      std::make_unique<TokenSecrets>(cluster, token_secrets, service_accounts, ca_pem));
+  controllers_.push_back(
+      std::make_unique<RootCAPublisher>(cluster, namespaces, root_cas, std::move(ca_pem)));
 }
 
 Workloads::~Workloads() {
@@ -81,31 +84,15 @@ std::vector<runtime::InformerBase*> Workloads::informers() {
 void Workloads::start() {
   for (auto& r : recorders_)
     r->start();
-  replicasets_->start();
-  replication_controllers_->start();
-  deployments_->start();
-  statefulsets_->start();
-  cronjobs_->start();
-  endpoints_->start();
-  endpoint_slices_->start();
-  root_ca_->start();
-  tokens_->start();
-  hpas_->start();
+  for (auto& c : controllers_)
+    c->start();
 }
 
 void Workloads::stop() {
   // Controllers first (they read the caches and record events), then the recorders, then the
   // informers.
-  if (hpas_) hpas_->stop();
-  if (tokens_) tokens_->stop();
-  if (root_ca_) root_ca_->stop();
-  if (endpoint_slices_) endpoint_slices_->stop();
-  if (endpoints_) endpoints_->stop();
-  if (cronjobs_) cronjobs_->stop();
-  if (statefulsets_) statefulsets_->stop();
-  if (deployments_) deployments_->stop();
-  if (replication_controllers_) replication_controllers_->stop();
-  if (replicasets_) replicasets_->stop();
+  for (auto c = controllers_.rbegin(); c != controllers_.rend(); ++c)
+    (*c)->stop();
   for (auto& r : recorders_)
     r->stop();
   for (auto& i : informers_)

@@ -12,18 +12,9 @@
 
 #include "operator/runtime/event_recorder.hpp"
 #include "sandbox/simulator/cluster.hpp"
+#include "sandbox/simulator/sim_controller.hpp"
 
 namespace respool::sandbox::sim {
-
-class CronJobController;
-class DeploymentController;
-class EndpointsController;
-class EndpointSliceController;
-class HpaController;
-class ReplicaController;
-class RootCAPublisher;
-class StatefulSetController;
-class TokenSecrets;
 
 class Workloads {
  public:
@@ -46,15 +37,7 @@ class Workloads {
   Cluster& cluster_;
   std::vector<std::unique_ptr<ObjectInformer>> informers_;
   std::vector<std::unique_ptr<runtime::EventRecorder>> recorders_;
-  std::unique_ptr<ReplicaController> replicasets_, replication_controllers_;
-  std::unique_ptr<DeploymentController> deployments_;
-  std::unique_ptr<StatefulSetController> statefulsets_;
-  std::unique_ptr<CronJobController> cronjobs_;
-  std::unique_ptr<EndpointsController> endpoints_;
-  std::unique_ptr<EndpointSliceController> endpoint_slices_;
-  std::unique_ptr<RootCAPublisher> root_ca_;
-  std::unique_ptr<TokenSecrets> tokens_;
-  std::unique_ptr<HpaController> hpas_;
+  std::vector<std::unique_ptr<SimController>> controllers_;  // stopped in reverse order
 };
 
 }  // namespace respool::sandbox::sim
