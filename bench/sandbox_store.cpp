@@ -194,7 +194,7 @@ void memory(std::size_t pods) {
     auto created = engine.create(*pod_type, ns, std::move(pod), {});
     if (!created) bench::die("pod: " + created.error().message);
     // What the kubelet reports once the pod runs.
-    Json running = *created->object.obj;
+    Json running = *created->object.obj();
     running["status"] = bench::running_status();
     std::string name = sandbox::object_name(running);
     if (auto updated = engine.update(*pod_type, ns, name, std::move(running), {}, "status");

@@ -4,9 +4,10 @@
 # runs the 3-minute soak against it, and succeeds only when the soak fails with an N2 breach.
 # Not in CI (a second build of the operator and a soak: ~15 minutes on 2 cores).
 # Usage: scripts/soak-mutant.sh BUILD_DIR [SEED]   (BUILD_DIR holds test/respool-soak)
+# Not every seed asks for two replacements in one pool at once within 3 minutes (seed 7 does not).
 set -euo pipefail
 build=$(realpath "${1:?build dir with test/respool-soak}")
-seed=${2:-1}
+seed=${2:-8}  # seed 8 asks for a two-node Replace in a 6-node pool within the first minute
 src=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d /tmp/soak-mutant.XXXXXX)
 trap 'git -C "$src" worktree remove --force "$work/src" >/dev/null 2>&1 || true' EXIT

@@ -35,7 +35,7 @@ std::optional<User> Authenticator::token_user(std::string_view token) const {
   std::lock_guard lock(engine_.store().mutex());
   const StoredObject* sa =
       engine_.store().get("serviceaccounts", Store::key(claims->ns, claims->service_account));
-  if (!sa || object_uid(*sa->obj) != claims->uid) return std::nullopt;
+  if (!sa || object_uid(*sa->obj()) != claims->uid) return std::nullopt;
   return service_account_user(claims->ns, claims->service_account, claims->uid);
 }
 

@@ -110,7 +110,7 @@ void Engine::refresh_pdbs(const std::string& ns, const Json* before, const Json*
   std::string prefix = ns + "/";
   for (auto it = coll->items.lower_bound(prefix);
        it != coll->items.end() && it->first.compare(0, prefix.size(), prefix) == 0; ++it) {
-    auto selector = pdb_selector(*it->second.obj);
+    auto selector = pdb_selector(*it->second.obj());
     if (!selector) continue;
     bool hit = (before && selector->matches(labels_of(*before))) ||
                (after && selector->matches(labels_of(*after)));
@@ -125,24 +125,26 @@ void Engine::refresh_pdb(const std::string& key) {
   TypePtr pods = registry_.find("", "v1", "pods");
   const StoredObject* pdb = store_.get(pdbs->storage, key);
   if (!pdb) return;
-  std::string ns = object_namespace(*pdb->obj);
+  const auto budget = pdb->obj();
+  std::string ns = object_namespace(*budget);
   std::vector<const Json*> matching;
   std::vector<std::shared_ptr<const Json>> keep;
-  if (auto selector = pdb_selector(*pdb->obj)) {
+  if (auto selector = pdb_selector(*budget)) {
     if (auto coll = store_.find(pods->storage)) {
       std::string prefix = ns + "/";
       for (auto it = coll->items.lower_bound(prefix);
            it != coll->items.end() && it->first.compare(0, prefix.size(), prefix) == 0; ++it) {
-        if (selector->matches(labels_of(*it->second.obj))) {
-          keep.push_back(it->second.obj);
-          matching.push_back(it->second.obj.get());
+        if (selector->matches(it->second.index ? it->second.index->labels
+                                               : labels_of(*it->second.obj()))) {
+          keep.push_back(it->second.obj());
+          matching.push_back(keep.back().get());
         }
       }
     }
   }
-  Json status = pdb_status(*pdb->obj, matching, clock_.now());
-  if (status == pdb->obj->value("status", Json())) return;
-  Json updated = *pdb->obj;
+  Json status = pdb_status(*budget, matching, clock_.now());
+  if (status == budget->value("status", Json())) return;
+  Json updated = *budget;
   updated["status"] = std::move(status);
   commit_put(*pdbs, key, std::move(updated));
 }

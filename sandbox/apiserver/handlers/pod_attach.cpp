@@ -14,7 +14,7 @@ void serve_pod_attach(Engine& engine, const std::atomic<bool>& stopping, const R
   auto fail = [&](const ApiError& e) { responder.respond(error_response(e)); };
   auto stored = engine.get(pods, ns, name);
   if (!stored) return fail(stored.error());
-  const Json pod = *stored->obj;
+  const Json pod = *stored->obj();
   auto container = choose_container(pod, std::string(target.param("container").value_or("")));
   if (!container) return fail(container.error());
   if (pod.value("spec", Json::object()).value("nodeName", std::string()).empty())

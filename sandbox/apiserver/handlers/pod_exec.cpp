@@ -38,7 +38,7 @@ Result<void> restart(Engine& engine, const ResourceType& pods, const std::string
   for (int attempt = 0; attempt < 5; ++attempt) {
     auto stored = engine.get(pods, ns, name);
     if (!stored) return std::unexpected(stored.error());
-    Json pod = *stored->obj;
+    Json pod = *stored->obj();
     pod["status"] = sim::restarted_status(pod, container, 128 + signal, engine.clock().now());
     WriteOptions options;
     options.field_manager = "kubelet";
@@ -57,7 +57,8 @@ void serve_pod_exec(Engine& engine, const ResourceType& pods, const http::Server
   auto fail = [&](const ApiError& e) { responder.respond(error_response(e)); };
   auto stored = engine.get(pods, ns, name);
   if (!stored) return fail(stored.error());
-  const Json& pod = *stored->obj;
+  const auto pod_object = stored->obj();
+  const Json& pod = *pod_object;
   auto container = choose_container(pod, std::string(target.param("container").value_or("")));
   if (!container) return fail(container.error());
   const std::string phase = pod.contains("status") ? pod["status"].value("phase", "") : "";

@@ -134,7 +134,8 @@ void serve_pod_log(Engine& engine, const std::atomic<bool>& stopping, const Reso
   if (!options) return responder.respond(error_response(options.error()));
   auto stored = engine.get(pods, ns, name);
   if (!stored) return responder.respond(error_response(stored.error()));
-  const Json& pod = *stored->obj;
+  const auto pod_object = stored->obj();
+  const Json& pod = *pod_object;
   auto container = choose_container(pod, options->container);
   if (!container) return responder.respond(error_response(container.error()));
   http::Response empty;
@@ -180,17 +181,17 @@ bool follow_container_output(Engine& engine, const std::atomic<bool>& stopping,
   while (!stopping.load() && !closed() && left != 0) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
     auto current = engine.get(pods, ns, name);
-    if (!current ||
-        (*current->obj)["metadata"].value("uid", "") != pod["metadata"].value("uid", ""))
-      return false;
-    auto now_run = sim::container_run(*current->obj, container, false);
+    if (!current) return false;
+    const auto now_pod = current->obj();
+    if ((*now_pod)["metadata"].value("uid", "") != pod["metadata"].value("uid", "")) return false;
+    auto now_run = sim::container_run(*now_pod, container, false);
     // A new run (restart) or none: this one ended when the new one began, at the latest.
     const bool same = now_run && now_run->start == run.start && now_run->restart == run.restart;
     if (!same && now_run && !run.finished) run.finished = now_run->start;
     if (same) run = *now_run;
     query.after_step = last_step;
     std::string more =
-        sim::container_log(*current->obj, container, run, query, engine.clock().now(), last_step);
+        sim::container_log(*now_pod, container, run, query, engine.clock().now(), last_step);
     limit(more, left);
     if (!more.empty() && !write(more)) return false;
     if (!same || run.finished) return true;

@@ -108,10 +108,11 @@ void respond_object(Context& c, int status, const StoredObject& obj, runtime::Ti
                     const std::vector<std::string>& warnings = {}) {
   if (c.rep.shape == Shape::Table) {
     OJson meta = {{"resourceVersion", std::to_string(obj.rv)}};
-    std::vector<const Json*> one{obj.obj.get()};
+    const auto object = obj.obj();
+    std::vector<const Json*> one{object.get()};
     respond_text(c, status, make_table(c.type, one, meta, table_request(c), now).dump(), warnings);
   } else if (c.rep.shape == Shape::PartialMetadata) {
-    respond_text(c, status, partial_metadata(*obj.obj, c.rep.table_version).dump(), warnings);
+    respond_text(c, status, partial_metadata(*obj.obj(), c.rep.table_version).dump(), warnings);
   } else {
     respond_text(c, status, *obj.text, warnings);
   }
@@ -175,7 +176,7 @@ void handle_list(Context& c, Engine& engine) {
     std::vector<Json> presented;
     presented.reserve(result->items.size());
     for (const StoredObject& s : result->items)
-      presented.push_back(engine.present(c.type, *s.obj));
+      presented.push_back(engine.present(c.type, *s.obj()));
     std::vector<const Json*> ptrs;
     for (const Json& j : presented)
       ptrs.push_back(&j);
@@ -190,7 +191,7 @@ void handle_list(Context& c, Engine& engine) {
                   {"metadata", meta}};
     OJson items = OJson::array();
     for (const StoredObject& s : result->items) {
-      items.push_back(partial_metadata(*s.obj, c.rep.table_version));
+      items.push_back(partial_metadata(*s.obj(), c.rep.table_version));
     }
     list["items"] = std::move(items);
     body = list.dump();
@@ -247,7 +248,7 @@ void handle_delete(Context& c, Engine& engine) {
   OJson details = {{"name", c.info.name}};
   if (!c.type.group.empty()) details["group"] = c.type.group;
   details["kind"] = c.type.plural;
-  details["uid"] = object_uid(*result->object.obj);
+  details["uid"] = object_uid(*result->object.obj());
   OJson status = {{"kind", "Status"},
                   {"apiVersion", "v1"},
                   {"metadata", OJson::object()},
@@ -410,7 +411,7 @@ void serve_get(Server& s, Context& c) {
   StoredObject shown = *obj;
   shown.text = s.engine.present_text(c.type, *obj);
   if (c.type.converted) {
-    shown.obj = std::make_shared<const Json>(s.engine.present(c.type, *obj->obj));
+    shown.decoded = std::make_shared<const Json>(s.engine.present(c.type, *obj->obj()));
   }
   respond_object(c, 200, shown, s.engine.clock().now());
 }

@@ -16,7 +16,7 @@ constexpr auto kBookmarkBeforeEnd = std::chrono::seconds(2);
 struct Pending {
   EventType type;
   StoredObject object;
-  std::shared_ptr<const Json> previous;
+  StoredObject previous;  // no text: none
 };
 
 class WatchStream {
@@ -27,7 +27,7 @@ class WatchStream {
   bool send_object(const char* type, const StoredObject& object) {
     std::string line;
     if (request_.table) {
-      Json presented = engine_.present(*request_.type, *object.obj);
+      Json presented = engine_.present(*request_.type, *object.obj());
       TableRequest tr = request_.table_request;
       tr.columns = first_table_;
       first_table_ = false;
@@ -60,8 +60,8 @@ class WatchStream {
   // Sends one stored change as this watch's selectors see it.
   bool send_change(const Pending& p) {
     const ResourceType& type = *request_.type;
-    bool now = p.type != EventType::Deleted && selected(type, *p.object.obj, request_.selectors);
-    bool before = p.previous && selected(type, *p.previous, request_.selectors);
+    bool now = p.type != EventType::Deleted && selected(type, p.object, request_.selectors);
+    bool before = p.previous.text && selected(type, p.previous, request_.selectors);
     if (p.type == EventType::Deleted) {
       return before ? send_object("DELETED", p.object) : true;
     }
@@ -69,13 +69,9 @@ class WatchStream {
     if (now && before) return send_object("MODIFIED", p.object);
     if (!now && before) {
       // Leaving the selection: the previous state, carrying this event's resourceVersion.
-      Json prev = *p.previous;
+      Json prev = *p.previous.obj();
       prev["metadata"]["resourceVersion"] = std::to_string(p.object.rv);
-      StoredObject gone;
-      gone.rv = p.object.rv;
-      gone.text = std::make_shared<const std::string>(to_text(prev));
-      gone.obj = std::make_shared<const Json>(std::move(prev));
-      return send_object("DELETED", gone);
+      return send_object("DELETED", StoredObject::of(std::move(prev), p.object.rv));
     }
     return true;
   }
@@ -114,9 +110,9 @@ std::vector<Pending> changes_after(const Collection& coll, std::uint64_t cursor,
   auto first = std::upper_bound(coll.history.begin(), coll.history.end(), cursor,
                                 [](std::uint64_t rv, const HistoryEvent& e) { return rv < e.rv; });
   for (auto it = first; it != coll.history.end(); ++it) {
-    const std::string key =
-        Store::key(object_namespace(*it->object.obj), object_name(*it->object.obj));
-    if (in_scope(request, key)) batch.push_back({it->type, it->object, it->previous});
+    const ObjectIndex& index = *it->object.index;  // every stored change has one
+    if (in_scope(request, Store::key(index.ns, index.name)))
+      batch.push_back({it->type, it->object, it->previous});
   }
   return batch;
 }
@@ -173,7 +169,7 @@ void serve_watch(Engine& engine, FaultInjector& faults, const std::atomic<bool>&
       std::string prefix = request.type->namespaced && !request.ns.empty() ? request.ns + "/" : "";
       for (auto it = coll->items.lower_bound(prefix); it != coll->items.end(); ++it) {
         if (!prefix.empty() && it->first.compare(0, prefix.size(), prefix) != 0) break;
-        if (selected(*request.type, *it->second.obj, request.selectors)) {
+        if (selected(*request.type, it->second, request.selectors)) {
           snapshot.push_back(it->second);
         }
       }

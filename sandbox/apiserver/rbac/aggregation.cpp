@@ -31,7 +31,8 @@ void Engine::aggregate_cluster_roles() {
     if (!coll) break;
     std::optional<std::pair<std::string, Json>> change;
     for (const auto& [name, stored] : coll->items) {
-      const Json& role = *stored.obj;
+      const auto role_object = stored.obj();
+      const Json& role = *role_object;
       const Json* rule = role.contains("aggregationRule") ? &role["aggregationRule"] : nullptr;
       if (!rule || !rule->is_object() || !rule->contains("clusterRoleSelectors") ||
           !(*rule)["clusterRoleSelectors"].is_array()) {
@@ -39,9 +40,10 @@ void Engine::aggregate_cluster_roles() {
       }
       Json rules = Json::array();
       for (const auto& [other_name, other] : coll->items) {
-        if (other_name == name || !aggregation_selects((*rule)["clusterRoleSelectors"], *other.obj))
+        if (other_name == name ||
+            !aggregation_selects((*rule)["clusterRoleSelectors"], *other.obj()))
           continue;
-        const Json& more = other.obj->value("rules", Json());
+        const Json& more = other.obj()->value("rules", Json());
         if (!more.is_array()) continue;
         for (const Json& r : more) {
           if (std::find(rules.begin(), rules.end(), r) == rules.end()) rules.push_back(r);

@@ -57,9 +57,11 @@ Attributes attributes_of(const RequestInfo& info) {
 
 void Authorizer::visit(const User& user, const std::string& ns, const Visitor& visit) const {
   Store& store = engine_.store();
+  // RBAC's objects are kept decoded (registry/engine.cpp): pointers into them live as the store.
   auto rules_of = [&](const StoredObject* role) -> const Json* {
-    if (!role || !role->obj->contains("rules") || !(*role->obj)["rules"].is_array()) return nullptr;
-    return &(*role->obj)["rules"];
+    if (!role || !role->obj()->contains("rules") || !(*role->obj())["rules"].is_array())
+      return nullptr;
+    return &(*role->obj())["rules"];
   };
   auto role_missing = [&](const std::string& kind, const std::string& name) {
     std::string res = kind == "Role" ? "role" : "clusterrole";
@@ -67,9 +69,9 @@ void Authorizer::visit(const User& user, const std::string& ns, const Visitor& v
   };
   if (auto crbs = store.find("clusterrolebindings.rbac.authorization.k8s.io")) {
     for (const auto& [key, b] : crbs->items) {
-      auto subject = binding_subject_for(*b.obj, user, "");
+      auto subject = binding_subject_for(*b.obj(), user, "");
       if (!subject) continue;
-      std::string role_name = text_of((*b.obj)["roleRef"], "name");
+      std::string role_name = text_of((*b.obj())["roleRef"], "name");
       const StoredObject* role = store.get("clusterroles.rbac.authorization.k8s.io", role_name);
       const Json* rules = rules_of(role);
       std::string source =
@@ -87,7 +89,8 @@ void Authorizer::visit(const User& user, const std::string& ns, const Visitor& v
   std::string prefix = ns + "/";
   for (auto it = rbs->items.lower_bound(prefix);
        it != rbs->items.end() && it->first.compare(0, prefix.size(), prefix) == 0; ++it) {
-    const Json& b = *it->second.obj;
+    const auto binding = it->second.obj();
+    const Json& b = *binding;
     auto subject = binding_subject_for(b, user, ns);
     if (!subject) continue;
     std::string kind = text_of(b["roleRef"], "kind"), role_name = text_of(b["roleRef"], "name");
@@ -217,7 +220,7 @@ std::optional<ApiError> Authorizer::check_escalation(const User& user, const Res
             ? engine_.store().get("roles.rbac.authorization.k8s.io", ns + "/" + role_name)
             : engine_.store().get("clusterroles.rbac.authorization.k8s.io", role_name);
     if (!role) return std::nullopt;  // the binding validation reports it
-    const Json& rules = (*role->obj)["rules"];
+    const Json& rules = (*role->obj())["rules"];
     if (rules.is_array()) requested.assign(rules.begin(), rules.end());
   } else {
     // The escalate verb on roles / clusterroles allows writing any rules.

@@ -29,7 +29,7 @@ Result<OJson> issue_token(Engine& engine, const rbac::TokenIssuer& issuer, const
     std::lock_guard lock(engine.store().mutex());
     const StoredObject* sa = engine.store().get("serviceaccounts", Store::key(ns, name));
     if (!sa) return std::unexpected(not_found({"", "serviceaccounts"}, name));
-    uid = object_uid(*sa->obj);
+    uid = object_uid(*sa->obj());
   }
   runtime::TimePoint now = engine.clock().now();
   runtime::TimePoint expires = now + std::chrono::seconds(seconds);

@@ -327,11 +327,11 @@ void Engine::crd_changed(const Json& crd) {
   if (auto coll = store_.find(crds->storage)) {
     for (const auto& [key, stored] : coll->items) {
       if (key == name) continue;
-      if (stored.obj->value("spec", Json::object()).value("group", std::string()) != group) {
+      if (stored.obj()->value("spec", Json::object()).value("group", std::string()) != group) {
         continue;
       }
-      keep.push_back(stored.obj);
-      others.push_back(stored.obj.get());
+      keep.push_back(stored.obj());
+      others.push_back(keep.back().get());
     }
   }
   Json status = crd_status(crd, others, apimachinery::format_time(clock_.now()));

@@ -30,26 +30,42 @@ Result<Selectors> parse_selectors(const ResourceType& type, std::string_view lab
   return s;
 }
 
-bool selected(const ResourceType& type, const Json& obj, const Selectors& selectors) {
-  if (selectors.labels && !selectors.labels->empty()) {
-    const Json* labels = nullptr;
-    if (obj.contains("metadata") && obj["metadata"].is_object()) {
-      auto it = obj["metadata"].find("labels");
-      if (it != obj["metadata"].end()) labels = &*it;
-    }
-    static const Json empty = Json::object();
-    if (!selectors.labels->matches(labels ? *labels : empty)) return false;
+namespace {
+
+ObjectIndex index_of(const ResourceType& type, const Json& obj) {
+  ObjectIndex index;
+  index.ns = object_namespace(obj);
+  index.name = object_name(obj);
+  if (!obj.is_object()) return index;
+  index.api_version = obj.value("apiVersion", std::string());
+  if (auto meta = obj.find("metadata"); meta != obj.end() && meta->is_object()) {
+    if (auto labels = meta->find("labels"); labels != meta->end() && labels->is_object())
+      index.labels = *labels;
   }
-  if (selectors.fields && !selectors.fields->empty()) {
-    auto values = kinds::field_values(type, obj);
-    kube::Lookup lookup = [&values](std::string_view key) -> std::optional<std::string_view> {
-      auto it = values.find(std::string(key));
-      if (it == values.end()) return std::nullopt;
-      return std::string_view(it->second);
-    };
-    if (!selectors.fields->matches(lookup)) return false;
-  }
-  return true;
+  for (auto& [field, value] : kinds::field_values(type, obj))
+    index.fields.emplace_back(field, std::move(value));
+  // A CRD's versions may select on different fields: a custom object's are read from it.
+  index.fields_of = type.custom() ? -1 : static_cast<int>(type.id);
+  return index;
+}
+
+}  // namespace
+
+bool selected(const ResourceType& type, const StoredObject& stored, const Selectors& selectors) {
+  const bool by_fields = selectors.fields && !selectors.fields->empty();
+  // The index answers for the kind it was made for; another view of the storage (events.k8s.io
+  // of core Events) or of a custom object, or an object never stored, is indexed now.
+  std::shared_ptr<const ObjectIndex> index = stored.index;
+  if (!index || (by_fields && index->fields_of != static_cast<int>(type.id)))
+    index = std::make_shared<const ObjectIndex>(index_of(type, *stored.obj()));
+  if (selectors.labels && !selectors.labels->empty() && !selectors.labels->matches(index->labels))
+    return false;
+  kube::Lookup lookup = [&index](std::string_view key) -> std::optional<std::string_view> {
+    for (const auto& [field, value] : index->fields)
+      if (field == key) return std::string_view(value);
+    return std::nullopt;
+  };
+  return !by_fields || selectors.fields->matches(lookup);
 }
 
 Engine::Engine(runtime::Clock& clock, std::size_t watch_history)
@@ -154,7 +170,7 @@ Result<ListResult> Engine::list(const ResourceType& type, const std::string& ns,
     if (options.limit && result.items.size() >= options.limit) break;
     ++scanned;
     last_key = it->first;
-    if (filtering && !selected(type, *it->second.obj, options.selectors)) continue;
+    if (filtering && !selected(type, it->second, options.selectors)) continue;
     result.items.push_back(it->second);
   }
   bool more = it != coll->items.end() &&
@@ -190,11 +206,12 @@ Json Engine::present(const ResourceType& type, const Json& stored) const {
 
 std::shared_ptr<const std::string> Engine::present_text(const ResourceType& type,
                                                         const StoredObject& stored) const {
-  if (!type.converted &&
-      !(type.custom() && stored.obj->value("apiVersion", std::string()) != type.api_version())) {
+  const std::string stored_version =
+      stored.index ? stored.index->api_version : stored.obj()->value("apiVersion", std::string());
+  if (!type.converted && !(type.custom() && stored_version != type.api_version())) {
     return stored.text;
   }
-  return std::make_shared<const std::string>(to_text(present(type, *stored.obj)));
+  return std::make_shared<const std::string>(to_text(present(type, *stored.obj())));
 }
 
 TypePtr Engine::type_of_storage(const std::string& storage) const {
@@ -206,6 +223,16 @@ TypePtr Engine::type_of_storage(const std::string& storage) const {
 }
 
 namespace {
+
+// Kept decoded: the kinds read whole by every request's authorization (RBAC's), every write of
+// their resources (CRDs), every write in a namespace (Namespaces) and every change of a pod of
+// theirs (PodDisruptionBudgets). Everything else is read one object at a time.
+bool keeps_decoded(const ResourceType& type) {
+  using enum KindId;
+  const KindId id = type.id;
+  return id == Role || id == ClusterRole || id == RoleBinding || id == ClusterRoleBinding ||
+         id == CustomResourceDefinition || id == PodDisruptionBudget || id == Namespace;
+}
 
 std::vector<std::string> owner_uids(const Json& obj) {
   std::vector<std::string> out;
@@ -224,10 +251,13 @@ std::vector<std::string> owner_uids(const Json& obj) {
 
 StoredObject Engine::commit_put(const ResourceType& type, const std::string& key, Json obj) {
   const StoredObject* old = store_.get(type.storage, key);
-  std::shared_ptr<const Json> before = old ? old->obj : nullptr;
-  StoredObject stored = store_.put(type.storage, key, std::move(obj));
+  std::shared_ptr<const Json> before = old ? old->obj() : nullptr;
+  // The decoded object stays in hand for this commit's bookkeeping and reactions.
+  auto after = std::make_shared<Json>(std::move(obj));
+  ObjectIndex index = index_of(type, *after);
+  StoredObject stored = store_.put(type.storage, key, after, std::move(index), keeps_decoded(type));
   std::pair<std::string, std::string> where{type.storage, key};
-  std::string uid = object_uid(*stored.obj);
+  std::string uid = object_uid(*after);
   if (!uid.empty()) by_uid_[uid] = where;
   if (before) {
     for (const std::string& owner : owner_uids(*before)) {
@@ -238,16 +268,16 @@ StoredObject Engine::commit_put(const ResourceType& type, const std::string& key
       }
     }
   }
-  for (const std::string& owner : owner_uids(*stored.obj))
+  for (const std::string& owner : owner_uids(*after))
     dependents_[owner].insert(where);
-  after_change(type, before.get(), stored.obj.get());
+  after_change(type, before.get(), after.get());
   return stored;
 }
 
 void Engine::commit_erase(const ResourceType& type, const std::string& key) {
   const StoredObject* old = store_.get(type.storage, key);
   if (!old) return;
-  std::shared_ptr<const Json> before = old->obj;
+  std::shared_ptr<const Json> before = old->obj();
   store_.erase(type.storage, key);
   std::pair<std::string, std::string> where{type.storage, key};
   by_uid_.erase(object_uid(*before));
@@ -337,12 +367,13 @@ std::optional<runtime::TimePoint> Engine::reap_expired() {
     auto [key, uid] = pod_deadlines_.begin()->second;
     pod_deadlines_.erase(pod_deadlines_.begin());
     const StoredObject* pod = store_.get(pods->storage, key);
-    if (!pod || object_uid(*pod->obj) != uid || !has_deletion_timestamp(*pod->obj)) continue;
+    if (!pod) continue;
+    Json obj = *pod->obj();
+    if (object_uid(obj) != uid || !has_deletion_timestamp(obj)) continue;
     // The grace period is over: what a kubelet does once the containers have stopped.
-    if (finalizers_of(*pod->obj).empty()) {
+    if (finalizers_of(obj).empty()) {
       commit_erase(*pods, key);
     } else {
-      Json obj = *pod->obj;
       obj["metadata"]["deletionGracePeriodSeconds"] = 0;
       commit_put(*pods, key, std::move(obj));
     }

@@ -75,7 +75,8 @@ struct ListResult {
 // Parses ?labelSelector= and ?fieldSelector= for a type (400 for bad syntax or fields).
 Result<Selectors> parse_selectors(const ResourceType& type, std::string_view label_selector,
                                   std::string_view field_selector);
-bool selected(const ResourceType& type, const Json& obj, const Selectors& selectors);
+// Whether the selectors select the object, from its index where that answers (no decoding).
+bool selected(const ResourceType& type, const StoredObject& stored, const Selectors& selectors);
 
 class Engine {
  public:

@@ -97,7 +97,7 @@ Result<WriteResult> Engine::apply(const ResourceType& type, const std::string& n
   std::vector<fields::ManagedEntry> managers;
   Json live;
   if (current) {
-    live = present(type, *current->obj);
+    live = present(type, *current->obj());
     managers = fields::decode_managed_fields(live["metadata"].value("managedFields", Json()));
     live = without_managed_fields(live);
   }

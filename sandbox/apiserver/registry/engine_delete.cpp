@@ -35,7 +35,8 @@ void add_finalizer(Json& obj, const std::string& f) {
 std::optional<ApiError> check_delete_options(const ResourceType& type, const std::string& name,
                                              const StoredObject& current,
                                              const DeleteOptions& options) {
-  const Json& obj = *current.obj;
+  const auto decoded = current.obj();
+  const Json& obj = *decoded;
   if (options.precondition_uid && *options.precondition_uid != object_uid(obj)) {
     return conflict(type.gr(), name,
                     "Precondition failed: UID in precondition: " + *options.precondition_uid +
@@ -77,7 +78,8 @@ Result<DeleteResult> Engine::remove_locked(const ResourceType& type, const std::
   // copy's shared pointers keep this version alive for the answer.
   const StoredObject current_copy = *found;
   const StoredObject* current = &current_copy;
-  const Json& obj = *current->obj;
+  const auto decoded = current->obj();
+  const Json& obj = *decoded;
   if (auto e = check_delete_options(type, name, *current, options)) return std::unexpected(*e);
   const std::string propagation = options.propagation.empty() ? "Background" : options.propagation;
   std::int64_t grace = grace_for(type, obj, options);
@@ -170,10 +172,10 @@ Result<std::vector<StoredObject>> Engine::remove_collection(const ResourceType& 
   if (!coll) return out;
   std::vector<std::pair<std::string, std::string>> targets;
   for (const auto& [key, stored] : coll->items) {
-    std::string ons = object_namespace(*stored.obj);
-    if (type.namespaced && !ns.empty() && ons != ns) continue;
-    if (!selected(type, *stored.obj, list_options.selectors)) continue;
-    targets.emplace_back(ons, object_name(*stored.obj));
+    const ObjectIndex& index = *stored.index;
+    if (type.namespaced && !ns.empty() && index.ns != ns) continue;
+    if (!selected(type, stored, list_options.selectors)) continue;
+    targets.emplace_back(index.ns, index.name);
   }
   for (const auto& [ons, name] : targets) {
     auto r = remove_locked(type, ons, name, options);
@@ -191,16 +193,12 @@ void Engine::orphan_dependents(const std::string& owner_uid) {
     const StoredObject* dep = store_.get(storage, key);
     TypePtr type = type_of_storage(storage);
     if (!dep || !type) continue;
-    Json obj = *dep->obj;
-    Json refs = Json::array();
-    for (const Json& ref : obj["metadata"]["ownerReferences"]) {
-      if (!(ref.is_object() && ref.value("uid", std::string()) == owner_uid)) refs.push_back(ref);
-    }
-    if (refs.empty()) {
-      obj["metadata"].erase("ownerReferences");
-    } else {
-      obj["metadata"]["ownerReferences"] = refs;
-    }
+    Json obj = *dep->obj();
+    Json& refs = obj["metadata"]["ownerReferences"];  // an array: dependents_ read it as one
+    std::erase_if(refs.get_ref<Json::array_t&>(), [&](const Json& ref) {
+      return ref.is_object() && ref.value("uid", std::string()) == owner_uid;
+    });
+    if (refs.empty()) obj["metadata"].erase("ownerReferences");
     commit_put(*type, key, std::move(obj));
   }
 }
@@ -216,26 +214,27 @@ void Engine::collect_garbage(const std::string& owner_uid) {
     if (!dep || !type) continue;
     // A dependent goes once none of its owners exists; otherwise the dangling reference goes.
     bool other_owner = false;
-    for (const Json& ref : (*dep->obj)["metadata"]["ownerReferences"]) {
+    const auto dependent = dep->obj();
+    for (const Json& ref : (*dependent)["metadata"]["ownerReferences"]) {
       if (!ref.is_object()) continue;
       std::string uid = ref.value("uid", std::string());
       if (uid == owner_uid) continue;
       auto o = by_uid_.find(uid);
       if (o != by_uid_.end()) {
         const StoredObject* owner = store_.get(o->second.first, o->second.second);
-        if (owner && !has_deletion_timestamp(*owner->obj)) other_owner = true;
+        if (owner && !has_deletion_timestamp(*owner->obj())) other_owner = true;
       }
     }
     const StoredObject* owner_now = nullptr;
     if (auto o = by_uid_.find(owner_uid); o != by_uid_.end()) {
       owner_now = store_.get(o->second.first, o->second.second);
     }
-    bool owner_gone = !owner_now || has_deletion_timestamp(*owner_now->obj);
+    bool owner_gone = !owner_now || has_deletion_timestamp(*owner_now->obj());
     if (!owner_gone) continue;
     if (other_owner) continue;
-    if (has_deletion_timestamp(*dep->obj)) continue;
-    std::string ns = object_namespace(*dep->obj);
-    std::string name = object_name(*dep->obj);
+    if (has_deletion_timestamp(*dependent)) continue;
+    std::string ns = object_namespace(*dependent);
+    std::string name = object_name(*dependent);
     (void)remove_locked(*type, ns, name, DeleteOptions{});
   }
 }
@@ -245,8 +244,10 @@ void Engine::check_foreground(const std::string& owner_uid) {
   if (o == by_uid_.end()) return;
   auto [storage, key] = o->second;
   const StoredObject* owner = store_.get(storage, key);
-  if (!owner || !has_deletion_timestamp(*owner->obj)) return;
-  auto fins = finalizers_of(*owner->obj);
+  if (!owner) return;
+  const auto owner_object = owner->obj();
+  if (!has_deletion_timestamp(*owner_object)) return;
+  auto fins = finalizers_of(*owner_object);
   if (std::find(fins.begin(), fins.end(), kForeground) == fins.end()) return;
   if (dependents_.count(owner_uid)) return;
   TypePtr type = type_of_storage(storage);
@@ -257,7 +258,7 @@ void Engine::remove_finalizer(const ResourceType& type, const std::string& key,
                               const std::string& finalizer) {
   const StoredObject* current = store_.get(type.storage, key);
   if (!current) return;
-  Json obj = *current->obj;
+  Json obj = *current->obj();
   Json list = Json::array();
   if (obj["metadata"].contains("finalizers") && obj["metadata"]["finalizers"].is_array()) {
     for (const Json& f : obj["metadata"]["finalizers"]) {
@@ -272,7 +273,7 @@ void Engine::remove_finalizer(const ResourceType& type, const std::string& key,
   if (has_deletion_timestamp(obj) && list.empty() &&
       obj["metadata"].value("deletionGracePeriodSeconds", 0) == 0) {
     commit_erase(type, key);
-  } else if (obj != *current->obj) {
+  } else if (obj != *current->obj()) {
     commit_put(type, key, std::move(obj));
   }
 }
@@ -286,7 +287,7 @@ void Engine::cleanup_namespace(const std::string& ns) {
     std::string prefix = ns + "/";
     for (auto it = coll->items.lower_bound(prefix);
          it != coll->items.end() && it->first.compare(0, prefix.size(), prefix) == 0; ++it) {
-      targets.emplace_back(type, object_name(*it->second.obj));
+      targets.emplace_back(type, it->second.index->name);
     }
   }
   for (const auto& [type, name] : targets)
@@ -297,7 +298,7 @@ void Engine::cleanup_namespace(const std::string& ns) {
 void Engine::maybe_finalize_namespace(const std::string& ns) {
   TypePtr nstype = registry_.find("", "v1", "namespaces");
   const StoredObject* n = store_.get(nstype->storage, ns);
-  if (!n || !has_deletion_timestamp(*n->obj)) return;
+  if (!n || !has_deletion_timestamp(*n->obj())) return;
   for (const TypePtr& type : registry_.all()) {
     if (!type->namespaced) continue;
     auto coll = store_.find(type->storage);
@@ -305,7 +306,7 @@ void Engine::maybe_finalize_namespace(const std::string& ns) {
     if (coll->per_namespace.count(ns)) return;
   }
   // The namespace controller's last step: spec.finalizers emptied, then the namespace goes.
-  if (finalizers_of(*n->obj).empty()) commit_erase(*nstype, ns);
+  if (finalizers_of(*n->obj()).empty()) commit_erase(*nstype, ns);
 }
 
 }  // namespace respool::sandbox

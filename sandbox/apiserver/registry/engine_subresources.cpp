@@ -77,7 +77,7 @@ Result<Json> Engine::get_scale(const ResourceType& type, const std::string& ns,
   std::unique_lock lock(store_.mutex());
   auto current = get_locked(type, ns, name);
   if (!current) return std::unexpected(current.error());
-  return scale_of(type, *current->obj);
+  return scale_of(type, *current->obj());
 }
 
 Result<Json> Engine::update_scale(const ResourceType& type, const std::string& ns,
@@ -106,7 +106,7 @@ Result<Json> Engine::update_scale(const ResourceType& type, const std::string& n
   // Without a resourceVersion from the client the write is unconditional, as the real server's
   // GuaranteedUpdate makes it: a write that slips in between (a controller's status) is retried.
   for (int attempt = 0;; ++attempt) {
-    Json obj = present(type, *current->obj);
+    Json obj = present(type, *current->obj());
     Json* at = &obj;
     for (const std::string& f : *fields) {
       if (!at->is_object()) *at = Json::object();
@@ -116,7 +116,7 @@ Result<Json> Engine::update_scale(const ResourceType& type, const std::string& n
     obj["metadata"]["resourceVersion"] = std::to_string(current->rv);
     lock.unlock();
     auto written = update(type, ns, name, std::move(obj), options);
-    if (written) return scale_of(type, *written->object.obj);
+    if (written) return scale_of(type, *written->object.obj());
     if (!rv.empty() || written.error().code != 409 || attempt == 4)
       return std::unexpected(written.error());
     lock.lock();
@@ -175,7 +175,8 @@ Result<void> Engine::evict(const std::string& ns, const std::string& name, const
     if (!r) return std::unexpected(r.error());
     return {};
   };
-  const Json& obj = *pod->obj;
+  const auto decoded = pod->obj();
+  const Json& obj = *decoded;
   std::string phase = obj.value("status", Json::object()).value("phase", std::string());
   // Pods that are done, not started or already going need no budget.
   if (phase == "Succeeded" || phase == "Failed" || phase == "Pending" ||
@@ -188,7 +189,7 @@ Result<void> Engine::evict(const std::string& ns, const std::string& name, const
     Json labels = obj["metadata"].value("labels", Json::object());
     for (auto it = coll->items.lower_bound(prefix);
          it != coll->items.end() && it->first.compare(0, prefix.size(), prefix) == 0; ++it) {
-      const Json spec = it->second.obj->value("spec", Json::object());
+      const Json spec = it->second.obj()->value("spec", Json::object());
       if (!spec.is_object() || !spec.contains("selector") || spec["selector"].is_null()) continue;
       auto selector = kube::LabelSelector::from_json(spec["selector"]);
       if (selector && selector->matches(labels)) matching.push_back(it->first);
@@ -201,7 +202,8 @@ Result<void> Engine::evict(const std::string& ns, const std::string& name, const
         "not support."));
   }
   const StoredObject* pdb = store_.get(pdbs->storage, matching[0]);
-  const Json& pdb_obj = *pdb->obj;
+  const auto pdb_decoded = pdb->obj();
+  const Json& pdb_obj = *pdb_decoded;
   std::string pdb_name = object_name(pdb_obj);
   const Json status = pdb_obj.value("status", Json::object());
   long current_healthy = status.value("currentHealthy", 0L);
@@ -259,7 +261,8 @@ Result<void> Engine::bind(const std::string& ns, const std::string& name, const 
   }
   auto pod = get_locked(*pods, ns, name);
   if (!pod) return std::unexpected(pod.error());
-  const Json& obj = *pod->obj;
+  const auto decoded = pod->obj();
+  const Json& obj = *decoded;
   std::string bound = obj.value("spec", Json::object()).value("nodeName", std::string());
   if (!bound.empty()) {
     return std::unexpected(

@@ -104,7 +104,7 @@ std::optional<ApiError> Engine::check_namespace(const ResourceType& type, const 
   TypePtr nstype = registry_.find("", "v1", "namespaces");
   const StoredObject* n = store_.get(nstype->storage, ns);
   if (!n) return not_found(nstype->gr(), ns);
-  if (has_deletion_timestamp(*n->obj)) {
+  if (has_deletion_timestamp(*n->obj())) {
     ApiError e = forbidden(
         type.gr(), name,
         "unable to create new content in namespace " + ns + " because it is being terminated");
@@ -197,8 +197,7 @@ Result<WriteResult> Engine::create_locked(const ResourceType& type, const std::s
   result.created = true;
   result.warnings = std::move(warnings);
   if (options.dry_run) {
-    result.object.obj = std::make_shared<const Json>(body);
-    result.object.text = std::make_shared<const std::string>(to_text(body));
+    result.object = StoredObject::of(std::move(body), 0);
     return result;
   }
   result.object = commit_put(type, key, std::move(body));
@@ -242,7 +241,8 @@ Result<WriteResult> Engine::update_locked(const ResourceType& type, const std::s
     }
     return std::unexpected(not_found(type.gr(), name));
   }
-  const Json& old = *current->obj;
+  const auto old_object = current->obj();
+  const Json& old = *old_object;
   std::string rv = meta.value("resourceVersion", std::string());
   if (rv.empty() && type.custom() && !from_patch) {
     return std::unexpected(
@@ -299,17 +299,16 @@ Result<WriteResult> Engine::finish_write(const ResourceType& type, const std::st
   WriteResult result;
   result.warnings = std::move(warnings);
   Json compare = obj;
-  compare["metadata"]["resourceVersion"] = (*old->obj)["metadata"].value("resourceVersion", "");
-  if (compare == *old->obj) {
+  const auto before = old->obj();
+  compare["metadata"]["resourceVersion"] = (*before)["metadata"].value("resourceVersion", "");
+  if (compare == *before) {
     result.object = *old;  // nothing changed: no write, no event, the same resourceVersion
     return result;
   }
   bool finished = has_deletion_timestamp(obj) && finalizers_of(obj).empty() &&
                   obj["metadata"].value("deletionGracePeriodSeconds", 0) == 0;
   if (options.dry_run) {
-    result.object.obj = std::make_shared<const Json>(obj);
-    result.object.text = std::make_shared<const std::string>(to_text(obj));
-    result.object.rv = old->rv;
+    result.object = StoredObject::of(std::move(obj), old->rv);
     return result;
   }
   if (finished) {
@@ -317,8 +316,8 @@ Result<WriteResult> Engine::finish_write(const ResourceType& type, const std::st
     StoredObject last = *old;
     Json final_state = std::move(obj);
     commit_erase(type, key);
-    last.obj = std::make_shared<const Json>(std::move(final_state));
-    last.text = std::make_shared<const std::string>(to_text(*last.obj));
+    last.text = std::make_shared<const std::string>(to_text(final_state));
+    last.decoded = std::make_shared<const Json>(std::move(final_state));
     result.object = last;
     return result;
   }
@@ -333,7 +332,7 @@ Result<WriteResult> Engine::patch(const ResourceType& type, const std::string& n
   std::unique_lock lock(store_.mutex());
   auto current = get_locked(type, ns, name);
   if (!current) return std::unexpected(current.error());
-  Json target = present(type, *current->obj);
+  Json target = present(type, *current->obj());
   std::expected<Json, patch::PatchError> patched;
   if (patch_type == "application/merge-patch+json") {
     patched = patch::merge_patch(target, patch);

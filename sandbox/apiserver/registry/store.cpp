@@ -18,6 +18,20 @@ std::string to_text(const Json& value) {
   return value.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
+std::shared_ptr<const Json> StoredObject::obj() const {
+  if (decoded) return decoded;
+  if (!text) return std::make_shared<const Json>();
+  return std::make_shared<const Json>(Json::parse(*text));
+}
+
+StoredObject StoredObject::of(Json object, std::uint64_t rv) {
+  StoredObject s;
+  s.rv = rv;
+  s.text = std::make_shared<const std::string>(to_text(object));
+  s.decoded = std::make_shared<const Json>(std::move(object));
+  return s;
+}
+
 Store::Store(std::size_t history_limit) : history_limit_(history_limit ? history_limit : 1) {}
 
 std::string Store::key(std::string_view ns, std::string_view name) {
@@ -55,14 +69,16 @@ std::string_view namespace_of(std::string_view key) {
 
 }  // namespace
 
-StoredObject Store::put(const std::string& storage, const std::string& key, Json obj) {
+StoredObject Store::put(const std::string& storage, const std::string& key,
+                        const std::shared_ptr<Json>& obj, ObjectIndex index, bool keep_decoded) {
   auto c = collection(storage);
   std::uint64_t rv = ++rv_;
-  obj["metadata"]["resourceVersion"] = std::to_string(rv);
+  (*obj)["metadata"]["resourceVersion"] = std::to_string(rv);
   StoredObject stored;
   stored.rv = rv;
-  stored.text = std::make_shared<const std::string>(to_text(obj));
-  stored.obj = std::make_shared<const Json>(std::move(obj));
+  stored.text = std::make_shared<const std::string>(to_text(*obj));
+  stored.index = std::make_shared<const ObjectIndex>(std::move(index));
+  if (keep_decoded) stored.decoded = obj;  // the caller writes it no more
 
   HistoryEvent event;
   event.rv = rv;
@@ -74,7 +90,7 @@ StoredObject Store::put(const std::string& storage, const std::string& key, Json
     ++c->per_namespace[std::string(namespace_of(key))];
   } else {
     event.type = EventType::Modified;
-    event.previous = it->second.obj;
+    event.previous = it->second;
     it->second = stored;
   }
   record(*c, std::move(event));
@@ -87,18 +103,19 @@ std::optional<StoredObject> Store::erase(const std::string& storage, const std::
   auto it = c->items.find(key);
   if (it == c->items.end()) return std::nullopt;
   std::uint64_t rv = ++rv_;
-  Json last = *it->second.obj;
+  Json last = *it->second.obj();
   last["metadata"]["resourceVersion"] = std::to_string(rv);
   StoredObject gone;
   gone.rv = rv;
   gone.text = std::make_shared<const std::string>(to_text(last));
-  gone.obj = std::make_shared<const Json>(std::move(last));
+  gone.index = it->second.index;
+  if (it->second.decoded) gone.decoded = std::make_shared<const Json>(std::move(last));
 
   HistoryEvent event;
   event.rv = rv;
   event.type = EventType::Deleted;
   event.object = gone;
-  event.previous = it->second.obj;
+  event.previous = it->second;
   auto ns = c->per_namespace.find(namespace_of(key));
   if (ns != c->per_namespace.end() && --ns->second == 0) c->per_namespace.erase(ns);
   c->items.erase(it);

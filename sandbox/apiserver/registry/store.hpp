@@ -1,6 +1,11 @@
 #pragma once
-// The object store: collections of parsed objects with their serialized text cached, one global
-// resourceVersion, and a bounded history of changes per collection for watches.
+// The object store: collections of objects kept as their serialized text with a small decoded
+// index (what lists, selectors and watches read), one global resourceVersion, and a bounded
+// history of changes per collection for watches.
+//
+// Lean (issue 30): a decoded nlohmann::json costs about eight times its text, so an object is
+// decoded only where one object is read (a write, a subresource, a reaction), from its text;
+// the kinds read whole on every request (RBAC's, for authorization; CRDs) keep theirs decoded.
 //
 // One mutex guards everything; callers lock it (mutex()) around compound operations and never
 // hold it while writing to a socket. Objects are immutable once stored (shared_ptr<const>), so
@@ -15,6 +20,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -22,10 +29,28 @@ namespace respool::sandbox {
 
 using Json = nlohmann::json;
 
+// What selectors and watches read of a stored object without decoding it.
+struct ObjectIndex {
+  std::string ns;
+  std::string name;
+  std::string api_version;
+  Json labels = Json::object();  // metadata.labels
+  // The field-selector values (kinds::field_values) of the kind it was stored as, by field.
+  std::vector<std::pair<std::string, std::string>> fields;
+  int fields_of = -1;  // that kind's KindId; a converted view's fields are computed instead
+};
+
 struct StoredObject {
-  std::shared_ptr<const Json> obj;
-  std::shared_ptr<const std::string> text;  // obj serialized, compact
+  std::shared_ptr<const std::string> text;  // the object serialized, compact
+  std::shared_ptr<const ObjectIndex> index;
+  std::shared_ptr<const Json> decoded;  // kept decoded (RBAC, CRDs, results never stored) or null
   std::uint64_t rv = 0;
+
+  // The object: the kept one, else decoded from the text now. Hold the pointer while reading
+  // into it (`auto o = s.obj(); const Json& x = (*o)["spec"];`).
+  std::shared_ptr<const Json> obj() const;
+  // An object never stored (a dry run's result): decoded and serialized, no index.
+  static StoredObject of(Json object, std::uint64_t rv);
 };
 
 enum class EventType { Added, Modified, Deleted };
@@ -34,8 +59,8 @@ const char* to_string(EventType type);
 struct HistoryEvent {
   std::uint64_t rv = 0;
   EventType type = EventType::Added;
-  StoredObject object;                   // Deleted: the last state, carrying the deletion's rv
-  std::shared_ptr<const Json> previous;  // the state before the change; null for Added
+  StoredObject object;    // Deleted: the last state, carrying the deletion's rv
+  StoredObject previous;  // the state before the change; no text for Added
 };
 
 struct Collection {
@@ -63,8 +88,9 @@ class Store {
   std::shared_ptr<Collection> collection(const std::string& storage);
   const StoredObject* get(std::string_view storage, std::string_view key) const;
   // Stores obj under key with a new resourceVersion (written into metadata), records ADDED or
-  // MODIFIED, and wakes watchers.
-  StoredObject put(const std::string& storage, const std::string& key, Json obj);
+  // MODIFIED, and wakes watchers. `keep_decoded`: the object is kept decoded beside its text.
+  StoredObject put(const std::string& storage, const std::string& key,
+                   const std::shared_ptr<Json>& obj, ObjectIndex index, bool keep_decoded);
   // Removes key, recording DELETED with a new resourceVersion. Nothing when absent.
   std::optional<StoredObject> erase(const std::string& storage, const std::string& key);
   // Forgets a collection (its watchers see dropped and end).

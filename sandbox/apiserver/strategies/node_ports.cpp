@@ -40,12 +40,13 @@ std::set<long long> node_ports_in_use(const Collection* services, std::string_vi
   std::set<long long> used;
   if (!services) return used;
   for (const auto& [key, stored] : services->items) {
-    if (key == skip_key || !stored.obj) continue;
-    for (const Json& p : np_ports(*stored.obj)) {
+    if (key == skip_key || !stored.text) continue;
+    const auto service = stored.obj();
+    for (const Json& p : np_ports(*service)) {
       if (long long port = np_port_of(p, "nodePort")) used.insert(port);
     }
     if (long long port =
-            np_port_of(stored.obj->value("spec", Json::object()), "healthCheckNodePort")) {
+            np_port_of(service->value("spec", Json::object()), "healthCheckNodePort")) {
       used.insert(port);
     }
   }
