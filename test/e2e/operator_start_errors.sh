@@ -31,8 +31,12 @@ start_failing() {
   done
   [ -n "$port" ] || fail "$name: the operator logged no health port"
   for _ in $(seq 100); do
-    curl -s "http://127.0.0.1:$port/readyz" >"$work/$name.readyz" || true
-    has -E '\((404|403)' "$work/$name.readyz" && break
+    # The last answer is kept (none once the operator has exited).
+    curl -s "http://127.0.0.1:$port/readyz" >"$work/$name.readyz.now" &&
+      [ -s "$work/$name.readyz.now" ] && mv "$work/$name.readyz.now" "$work/$name.readyz"
+    # Every informer's first answer in (one 404 can come a few ms before another's).
+    has -E '\((404|403)' "$work/$name.readyz" 2>/dev/null &&
+      ! has 'waiting for the first list' "$work/$name.readyz" && break
     sleep 0.1
   done
   local code=0
