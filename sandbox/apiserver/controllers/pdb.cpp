@@ -102,7 +102,7 @@ Json labels_of(const Json& obj) {
 
 }  // namespace
 
-void Engine::refresh_pdbs(const std::string& ns, const Json* before, const Json* after) {
+void Engine::refresh_pdbs(const std::string& ns, const Json* before_labels, const Json* after) {
   TypePtr pdbs = registry_.find("policy", "v1", "poddisruptionbudgets");
   auto coll = store_.find(pdbs->storage);
   if (!coll) return;
@@ -112,7 +112,7 @@ void Engine::refresh_pdbs(const std::string& ns, const Json* before, const Json*
        it != coll->items.end() && it->first.compare(0, prefix.size(), prefix) == 0; ++it) {
     auto selector = pdb_selector(*it->second.obj());
     if (!selector) continue;
-    bool hit = (before && selector->matches(labels_of(*before))) ||
+    bool hit = (before_labels && selector->matches(*before_labels)) ||
                (after && selector->matches(labels_of(*after)));
     if (hit) keys.push_back(it->first);
   }

@@ -32,6 +32,19 @@ Result<Selectors> parse_selectors(const ResourceType& type, std::string_view lab
 
 namespace {
 
+std::vector<std::string> owner_uids(const Json& obj) {
+  std::vector<std::string> out;
+  if (!obj.is_object() || !obj.contains("metadata") || !obj["metadata"].is_object()) return out;
+  const Json& m = obj["metadata"];
+  if (!m.contains("ownerReferences") || !m["ownerReferences"].is_array()) return out;
+  for (const Json& ref : m["ownerReferences"]) {
+    if (ref.is_object() && ref.contains("uid") && ref["uid"].is_string()) {
+      out.push_back(ref["uid"].get<std::string>());
+    }
+  }
+  return out;
+}
+
 ObjectIndex index_of(const ResourceType& type, const Json& obj) {
   ObjectIndex index;
   index.ns = object_namespace(obj);
@@ -46,6 +59,7 @@ ObjectIndex index_of(const ResourceType& type, const Json& obj) {
     index.fields.emplace_back(field, std::move(value));
   // A CRD's versions may select on different fields: a custom object's are read from it.
   index.fields_of = type.custom() ? -1 : static_cast<int>(type.id);
+  index.owners = owner_uids(obj);
   return index;
 }
 
@@ -60,12 +74,13 @@ bool selected(const ResourceType& type, const StoredObject& stored, const Select
     index = std::make_shared<const ObjectIndex>(index_of(type, *stored.obj()));
   if (selectors.labels && !selectors.labels->empty() && !selectors.labels->matches(index->labels))
     return false;
+  if (!by_fields) return true;
   kube::Lookup lookup = [&index](std::string_view key) -> std::optional<std::string_view> {
     for (const auto& [field, value] : index->fields)
       if (field == key) return std::string_view(value);
     return std::nullopt;
   };
-  return !by_fields || selectors.fields->matches(lookup);
+  return selectors.fields->matches(lookup);
 }
 
 Engine::Engine(runtime::Clock& clock, std::size_t watch_history)
@@ -206,11 +221,10 @@ Json Engine::present(const ResourceType& type, const Json& stored) const {
 
 std::shared_ptr<const std::string> Engine::present_text(const ResourceType& type,
                                                         const StoredObject& stored) const {
+  if (!type.converted && !type.custom()) return stored.text;  // a list's every item: no copies
   const std::string stored_version =
       stored.index ? stored.index->api_version : stored.obj()->value("apiVersion", std::string());
-  if (!type.converted && !(type.custom() && stored_version != type.api_version())) {
-    return stored.text;
-  }
+  if (!type.converted && stored_version == type.api_version()) return stored.text;
   return std::make_shared<const std::string>(to_text(present(type, *stored.obj())));
 }
 
@@ -234,24 +248,13 @@ bool keeps_decoded(const ResourceType& type) {
          id == CustomResourceDefinition || id == PodDisruptionBudget || id == Namespace;
 }
 
-std::vector<std::string> owner_uids(const Json& obj) {
-  std::vector<std::string> out;
-  if (!obj.is_object() || !obj.contains("metadata") || !obj["metadata"].is_object()) return out;
-  const Json& m = obj["metadata"];
-  if (!m.contains("ownerReferences") || !m["ownerReferences"].is_array()) return out;
-  for (const Json& ref : m["ownerReferences"]) {
-    if (ref.is_object() && ref.contains("uid") && ref["uid"].is_string()) {
-      out.push_back(ref["uid"].get<std::string>());
-    }
-  }
-  return out;
-}
-
 }  // namespace
 
 StoredObject Engine::commit_put(const ResourceType& type, const std::string& key, Json obj) {
-  const StoredObject* old = store_.get(type.storage, key);
-  std::shared_ptr<const Json> before = old ? old->obj() : nullptr;
+  // The old version as it was (the store entry is replaced below): what the bookkeeping reads
+  // of it is in its index, so a write decodes no old object.
+  std::optional<StoredObject> old;
+  if (const StoredObject* found = store_.get(type.storage, key)) old = *found;
   // The decoded object stays in hand for this commit's bookkeeping and reactions.
   auto after = std::make_shared<Json>(std::move(obj));
   ObjectIndex index = index_of(type, *after);
@@ -259,44 +262,39 @@ StoredObject Engine::commit_put(const ResourceType& type, const std::string& key
   std::pair<std::string, std::string> where{type.storage, key};
   std::string uid = object_uid(*after);
   if (!uid.empty()) by_uid_[uid] = where;
-  if (before) {
-    for (const std::string& owner : owner_uids(*before)) {
-      auto d = dependents_.find(owner);
-      if (d != dependents_.end()) {
-        d->second.erase(where);
-        if (d->second.empty()) dependents_.erase(d);
-      }
-    }
-  }
-  for (const std::string& owner : owner_uids(*after))
+  if (old) forget_dependent(old->index->owners, where);
+  for (const std::string& owner : stored.index->owners)
     dependents_[owner].insert(where);
-  after_change(type, before.get(), after.get());
+  after_change(type, old ? &*old : nullptr, after.get());
   return stored;
 }
 
 void Engine::commit_erase(const ResourceType& type, const std::string& key) {
-  const StoredObject* old = store_.get(type.storage, key);
-  if (!old) return;
-  std::shared_ptr<const Json> before = old->obj();
+  const StoredObject* found = store_.get(type.storage, key);
+  if (!found) return;
+  const StoredObject old = *found;  // its shared pointers outlive the store's entry
   store_.erase(type.storage, key);
   std::pair<std::string, std::string> where{type.storage, key};
-  by_uid_.erase(object_uid(*before));
-  for (const std::string& owner : owner_uids(*before)) {
-    auto d = dependents_.find(owner);
-    if (d != dependents_.end()) {
-      d->second.erase(where);
-      if (d->second.empty()) dependents_.erase(d);
-    }
-  }
-  after_change(type, before.get(), nullptr);
+  by_uid_.erase(object_uid(*old.obj()));
+  forget_dependent(old.index->owners, where);
+  after_change(type, &old, nullptr);
 }
 
-void Engine::after_change(const ResourceType& type, const Json* before, const Json* after) {
-  const Json& any = after ? *after : *before;
-  std::string ns = object_namespace(any);
+void Engine::forget_dependent(const std::vector<std::string>& owners,
+                              const std::pair<std::string, std::string>& where) {
+  for (const std::string& owner : owners) {
+    auto d = dependents_.find(owner);
+    if (d == dependents_.end()) continue;
+    d->second.erase(where);
+    if (d->second.empty()) dependents_.erase(d);
+  }
+}
+
+void Engine::after_change(const ResourceType& type, const StoredObject* before, const Json* after) {
+  std::string ns = after ? object_namespace(*after) : before->index->ns;
   switch (type.id) {
     case KindId::Pod:
-      refresh_pdbs(ns, before, after);
+      refresh_pdbs(ns, before ? &before->index->labels : nullptr, after);
       break;
     case KindId::PodDisruptionBudget:
       if (after) refresh_pdb(Store::key(ns, object_name(*after)));
@@ -305,7 +303,7 @@ void Engine::after_change(const ResourceType& type, const Json* before, const Js
       if (after) {
         crd_changed(*after);
       } else {
-        std::string name = object_name(*before);
+        std::string name = before->index->name;
         registry_.remove_custom(name);
         for (const std::string& storage : {name})
           store_.drop(storage);
@@ -332,8 +330,8 @@ void Engine::after_change(const ResourceType& type, const Json* before, const Js
   }
   if (after && !before) collect_if_ownerless(type, *after);
   if (before && !after) {
-    collect_garbage(object_uid(*before));
-    for (const std::string& owner : owner_uids(*before))
+    collect_garbage(object_uid(*before->obj()));
+    for (const std::string& owner : before->index->owners)
       check_foreground(owner);
     if (type.namespaced && !ns.empty()) maybe_finalize_namespace(ns);
     if (type.custom()) {

@@ -181,7 +181,10 @@ class Engine {
   // Writes and removals that keep the indexes and the folded-in controllers up to date.
   StoredObject commit_put(const ResourceType& type, const std::string& key, Json obj);
   void commit_erase(const ResourceType& type, const std::string& key);
-  void after_change(const ResourceType& type, const Json* before, const Json* after);
+  // `before`: the version replaced or removed (its index answers without decoding).
+  void after_change(const ResourceType& type, const StoredObject* before, const Json* after);
+  void forget_dependent(const std::vector<std::string>& owners,
+                        const std::pair<std::string, std::string>& where);
 
   void collect_garbage(const std::string& owner_uid);
   void collect_if_ownerless(const ResourceType& type, const Json& obj);
@@ -189,7 +192,8 @@ class Engine {
   void check_foreground(const std::string& owner_uid);
   void cleanup_namespace(const std::string& ns);
   void maybe_finalize_namespace(const std::string& ns);
-  void refresh_pdbs(const std::string& ns, const Json* before, const Json* after);
+  // A pod changed from `before_labels` (none: created) to `after` (none: gone).
+  void refresh_pdbs(const std::string& ns, const Json* before_labels, const Json* after);
   void refresh_pdb(const std::string& key);
   void crd_changed(const Json& crd);
   void maybe_finalize_crd(const std::string& crd_name);

@@ -38,6 +38,7 @@ struct ObjectIndex {
   // The field-selector values (kinds::field_values) of the kind it was stored as, by field.
   std::vector<std::pair<std::string, std::string>> fields;
   int fields_of = -1;  // that kind's KindId; a converted view's fields are computed instead
+  std::vector<std::string> owners;  // the uids its ownerReferences name (the collector's)
 };
 
 struct StoredObject {
