@@ -12,7 +12,10 @@ using runtime::ReconcileResult;
 
 Outcome<ReconcileResult> NetworkReconciler::reconcile(const std::string& name) {
   auto network = ctx_.caches.networks->store().get(name);
-  if (!network) return ReconcileResult::done();  // gone: nothing to keep
+  if (!network) {
+    audit_.forget(name);
+    return ReconcileResult::done();  // gone: nothing to keep
+  }
   // W5: the finalizer keeps the network while pools use it.
   if (!network->meta.deletion_timestamp) {
     auto added = set_finalizer(*ctx_.client, kube::resources::networks, *network,
@@ -64,14 +67,17 @@ std::optional<Outcome<ReconcileResult>> NetworkReconciler::release(const Observa
                        deletion.message);
     return std::nullopt;
   }
+  // The record written ahead of the write that lets the network go (A1, AuditAhead).
+  if (has_finalizer(network.meta, policy::kNetworkFinalizer))
+    audit_.write(network.meta.name, network.meta.uid.str() + " DeleteNetworksV1",
+                 policy::audit_line({policy::AuditOperation::DeleteNetworksV1, network.meta.name,
+                                     std::nullopt, std::nullopt, o.now,
+                                     policy::AuditResult::Success, "network released"}));
   auto removed = set_finalizer(*ctx_.client, kube::resources::networks, network,
                                policy::kNetworkFinalizer, false);
   if (!removed) return std::unexpected(removed.error());
   if (*removed == FinalizerWrite::Conflict) return ReconcileResult{true, {}};
   if (*removed == FinalizerWrite::Unchanged) return ReconcileResult::done();
-  write_audit(
-      policy::audit_line({policy::AuditOperation::DeleteNetworksV1, network.meta.name, std::nullopt,
-                          std::nullopt, o.now, policy::AuditResult::Success, "network released"}));
   ctx_.events->event(reference_to(network), runtime::EventType::Normal, "DeleteNetworksV1",
                      "Delete", "Network deleted: no pool uses it.");
   return ReconcileResult::done();
@@ -84,6 +90,7 @@ Outcome<ReconcileResult> NetworkReconciler::report(const Observation& o, const D
   auto status = policy::network_status(d.view, d.verdict, o.used_by, previous, o.now);
   kube::Json next = policy::to_json(status);
   if (next == current) return ReconcileResult::done();
+  audit_spec_change(o, d);
   kube::Json updated = network.object;
   updated["status"] = next;
   auto r = ctx_.client->update_status(kube::resources::networks, "", updated);
@@ -91,11 +98,11 @@ Outcome<ReconcileResult> NetworkReconciler::report(const Observation& o, const D
     if (lost_race(r.error())) return ReconcileResult{true, {}};
     return failed("writing the status of Network " + network.meta.name, r.error());
   }
-  report_change(o, d, previous, status);
+  report_change(o, previous, status);
   return ReconcileResult::done();
 }
 
-void NetworkReconciler::report_change(const Observation& o, const Decision& d,
+void NetworkReconciler::report_change(const Observation& o,
                                       const std::vector<policy::Condition>& previous,
                                       const policy::NetworkStatus& status) {
   const auto& network = *o.network;
@@ -108,18 +115,26 @@ void NetworkReconciler::report_change(const Observation& o, const Decision& d,
         is->status == "True" ? runtime::EventType::Normal : runtime::EventType::Warning, is->reason,
         "Reconcile", is->message);
   }
-  // A1: a create or update, once its status says we saw it.
+}
+
+// A1: a create or update, written ahead of the status whose observedGeneration acknowledges it.
+void NetworkReconciler::audit_spec_change(const Observation& o, const Decision& d) {
+  const auto& network = *o.network;
   const kube::Json current = network.object.value("status", kube::Json::object());
   std::optional<std::int64_t> observed;
-  if (current.contains("observedGeneration"))
-    observed = current["observedGeneration"].get<std::int64_t>();
-  if (auto op = policy::audited_change(policy::AuditedKind::Network, observed,
-                                       network.meta.generation, false, false)) {
-    write_audit(policy::audit_line(
-        {*op, network.meta.name, std::nullopt, policy::spec_manager(network.object), o.now,
-         d.verdict.ready ? policy::AuditResult::Success : policy::AuditResult::Failure,
-         d.verdict.ready ? "network ready" : d.verdict.message}));
-  }
+  if (auto g = current.find("observedGeneration"); g != current.end() && g->is_number())
+    observed = g->get<std::int64_t>();
+  auto op = policy::audited_change(policy::AuditedKind::Network, observed, network.meta.generation,
+                                   false, false);
+  if (!op) return;
+  audit_.write(
+      network.meta.name,
+      network.meta.uid.str() + " " + std::string(policy::to_string(*op)) + " " +
+          std::to_string(network.meta.generation),
+      policy::audit_line(
+          {*op, network.meta.name, std::nullopt, policy::spec_manager(network.object), o.now,
+           d.verdict.ready ? policy::AuditResult::Success : policy::AuditResult::Failure,
+           d.verdict.ready ? "network ready" : d.verdict.message}));
 }
 
 }  // namespace respool::reconcilers

@@ -7,13 +7,15 @@
 //   decide   policy::decide_networks (W1–W4), policy::network_deletion (W5),
 //            policy::network_status
 //   act      the finalizer (added; removed once no pool uses a deleted network)
-//   report   status (only when it changed), Ready events, InUse events, audit lines (A1)
+//   report   status (only when it changed), Ready events, InUse events, audit lines (A1,
+//            written ahead of the write that acknowledges the change)
 
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "operator/runtime/controller.hpp"
+#include "reconcilers/audit_ahead.hpp"
 #include "reconcilers/context.hpp"
 #include "reconcilers/policy/network.hpp"
 
@@ -42,11 +44,12 @@ class NetworkReconciler {
   // round's end, once its finalizer is removed and the release audited.
   std::optional<Outcome<runtime::ReconcileResult>> release(const Observation& o);
   Outcome<runtime::ReconcileResult> report(const Observation& o, const Decision& d);
-  void report_change(const Observation& o, const Decision& d,
-                     const std::vector<policy::Condition>& previous,
+  void report_change(const Observation& o, const std::vector<policy::Condition>& previous,
                      const policy::NetworkStatus& status);
+  void audit_spec_change(const Observation& o, const Decision& d);
 
   Context& ctx_;
+  AuditAhead audit_;  // A1's network records, each written ahead of the write acknowledging it
 };
 
 }  // namespace respool::reconcilers

@@ -57,12 +57,7 @@ Outcome<runtime::ReconcileResult> PoolReconciler::reconcile_deletion(
     return runtime::ReconcileResult::after(std::chrono::seconds(2));
   }
 
-  // Everything is released: let the object go.
-  auto removed = set_finalizer(*ctx_.client, kube::resources::resourcepools, pool,
-                               policy::kPoolFinalizer, false);
-  if (!removed) return std::unexpected(removed.error());
-  if (*removed == FinalizerWrite::Gone) return runtime::ReconcileResult::done();
-  if (*removed == FinalizerWrite::Conflict) return runtime::ReconcileResult{true, {}};
+  // Everything is released: let the object go, its record written ahead (A1, AuditAhead).
   policy::AuditRecord audit{policy::AuditOperation::DeletePoolV2,
                             name,
                             std::nullopt,
@@ -70,7 +65,12 @@ Outcome<runtime::ReconcileResult> PoolReconciler::reconcile_deletion(
                             now,
                             policy::AuditResult::Success,
                             "pool deleted; nodes and plug-ins released"};
-  write_audit(policy::audit_line(audit));
+  audit_.write(name, pool.meta.uid.str() + " DeletePoolV2", policy::audit_line(audit));
+  auto removed = set_finalizer(*ctx_.client, kube::resources::resourcepools, pool,
+                               policy::kPoolFinalizer, false);
+  if (!removed) return std::unexpected(removed.error());
+  if (*removed == FinalizerWrite::Gone) return runtime::ReconcileResult::done();
+  if (*removed == FinalizerWrite::Conflict) return runtime::ReconcileResult{true, {}};
   ctx_.events->event(reference_to(pool), runtime::EventType::Normal, "DeletePoolV2", "Delete",
                      "Pool deleted: every node and plug-in released.");
   ctx_.metrics->count_operation(name, "Delete", "Succeeded");

@@ -101,6 +101,7 @@ void PoolReconciler::forget(const std::string& name) {
   ctx_.metrics->forget_pool(name);
   ctx_.node_writes->forget(name);
   unrecorded_.forget(name);
+  audit_.forget(name);
 }
 
 Outcome<runtime::ReconcileResult> PoolReconciler::reconcile(const std::string& name) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "operator/runtime/controller.hpp"
+#include "reconcilers/audit_ahead.hpp"
 #include "reconcilers/context.hpp"
 #include "reconcilers/node_view_cache.hpp"
 #include "reconcilers/policy/driver_upgrade_status.hpp"
@@ -136,10 +137,13 @@ class PoolReconciler {
   // Writes `status`, keeping the node-operation ledger the other controller keeps there.
   Outcome<bool> write_status(const kube::Unstructured& pool, nlohmann::json status);
   void emit_events(const kube::Unstructured& pool, const nlohmann::json& old_status,
-                   const policy::PoolStatus& status, const Decision& d, runtime::TimePoint now);
+                   const policy::PoolStatus& status);
+  void audit_spec_change(const kube::Unstructured& pool, const nlohmann::json& old_status,
+                         const Decision& d, runtime::TimePoint now);
 
   Context& ctx_;
   UnrecordedNodes unrecorded_;
+  AuditAhead audit_;  // A1's pool records, each written ahead of the write that acknowledges it
 };
 
 }  // namespace respool::reconcilers

@@ -38,6 +38,7 @@ Outcome<runtime::ReconcileResult> PoolReconciler::report(const Observation& o, c
   nlohmann::json status_json = policy::to_json(status);
   if (d.spec) report_node_operations(o, *d.spec, status_json);
 
+  audit_spec_change(*o.pool, o.old_status, d, o.now);
   auto written = write_status(*o.pool, std::move(status_json));
   if (!written) {
     // A stale cache (usually our own last status write not seen yet): the watch event that
@@ -50,7 +51,7 @@ Outcome<runtime::ReconcileResult> PoolReconciler::report(const Observation& o, c
   unrecorded_.recorded(o.name());
   for (const auto& e : ended)
     ctx_.metrics->count_operation(o.name(), e.operation, e.result);
-  if (*written) emit_events(*o.pool, o.old_status, status, d, o.now);
+  if (*written) emit_events(*o.pool, o.old_status, status);
   report_metrics(o, status, driver);
 
   if (out.failure) return std::unexpected(*out.failure);  // reported on the pool by the controller
@@ -165,8 +166,7 @@ void PoolReconciler::report_metrics(const Observation& o, const policy::PoolStat
 }
 
 void PoolReconciler::emit_events(const kube::Unstructured& pool, const nlohmann::json& old_status,
-                                 const policy::PoolStatus& status, const Decision& d,
-                                 runtime::TimePoint now) {
+                                 const policy::PoolStatus& status) {
   for (const auto& e : policy::pool_events(policy::summary_from_status_json(old_status),
                                            policy::summarize(status))) {
     ctx_.events->event(
@@ -174,9 +174,15 @@ void PoolReconciler::emit_events(const kube::Unstructured& pool, const nlohmann:
         e.type == "Warning" ? runtime::EventType::Warning : runtime::EventType::Normal, e.reason,
         "Reconcile", e.message);
   }
+}
+
+// A1: a create or update, written ahead of the status whose observedGeneration acknowledges it.
+void PoolReconciler::audit_spec_change(const kube::Unstructured& pool,
+                                       const nlohmann::json& old_status, const Decision& d,
+                                       runtime::TimePoint now) {
   std::optional<std::int64_t> observed;
-  if (old_status.contains("observedGeneration"))
-    observed = old_status["observedGeneration"].get<std::int64_t>();
+  if (auto g = old_status.find("observedGeneration"); g != old_status.end() && g->is_number())
+    observed = g->get<std::int64_t>();
   auto op = policy::audited_change(policy::AuditedKind::Pool, observed, pool.meta.generation, false,
                                    false);
   if (!op) return;
@@ -188,7 +194,9 @@ void PoolReconciler::emit_events(const kube::Unstructured& pool, const nlohmann:
       now,
       d.invalid.empty() ? policy::AuditResult::Success : policy::AuditResult::Failure,
       d.invalid.empty() ? "accepted" : policy::join(d.invalid)};
-  write_audit(policy::audit_line(audit));
+  const std::string change = pool.meta.uid.str() + " " + std::string(policy::to_string(*op)) + " " +
+                             std::to_string(pool.meta.generation);
+  if (!audit_.write(pool.meta.name, change, policy::audit_line(audit))) return;
   ctx_.events->event(reference_to(pool), runtime::EventType::Normal,
                      std::string(policy::to_string(*op)), "Audit",
                      std::string(policy::to_string(*op)) + " recorded.");

@@ -126,6 +126,37 @@ TEST_CASE("a pool is built from free nodes per flavor and zone",
     CHECK_THAT(text, Catch::Contains(s));
 }
 
+TEST_CASE("a create is audited before the status that acknowledges it and once for all its retries",
+          "[reconcilers][rule:A1]") {
+  // An operator killed between its status write and the record (the soak, seed 1710610888) left
+  // a pool with no CreatePoolV2: its successor saw the status acknowledge the spec and wrote
+  // none. Status writes refused stand in for the kill: the record is there while no status is.
+  Harness h({.nodes_yaml = kNodes});
+  auto records = [&](const std::string& operation, const std::string& resource) {
+    int n = 0;
+    for (const auto& line : h.audit_lines())
+      n += line.value("operation", "") == operation && line.value("resource", "") == resource;
+    return n;
+  };
+  auto& faults = h.sandbox().api_server().faults();
+  for (const char* resource : {"networks/status", "resourcepools/status"})
+    faults.fail_next({"update", resource, sandbox::FaultRule::Action::ServerError, 1000, 0});
+  h.apply(network_manifest("net-a"), kube::resources::networks);
+  h.apply(pool_manifest("gpu-a", "net-a", Json::array({{{"flavor", "cpu-64c"}, {"count", 1}}}),
+                        Json::array({"Training"})),
+          kube::resources::resourcepools);
+  REQUIRE(h.eventually([&] {
+    return records("CreateNetworksV1", "net-a") == 1 && records("CreatePoolV2", "gpu-a") == 1;
+  }));
+  CHECK_FALSE(h.network("net-a").contains("status"));
+  CHECK_FALSE(h.pool("gpu-a").contains("status"));
+  std::this_thread::sleep_for(std::chrono::seconds(2));  // retries, each refused
+  faults.clear();
+  REQUIRE(h.eventually([&] { return h.phase("gpu-a") == "Running"; }));
+  CHECK(records("CreateNetworksV1", "net-a") == 1);
+  CHECK(records("CreatePoolV2", "gpu-a") == 1);
+}
+
 TEST_CASE("short of free nodes a pool waits, saying what is missing, and goes on when they come",
           "[reconcilers][rule:N9][rule:P6]") {
   Harness h({.nodes_yaml = R"(
