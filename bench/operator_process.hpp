@@ -15,7 +15,9 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <sstream>
 #include <string>
@@ -85,6 +87,13 @@ class OperatorProcess {
         "--audit-log=/dev/null",
         "--log-format=json",
         "--log-level=warn"};
+    // RESPOOL_BENCH_OPERATOR_WRAP, words run before the operator (e.g. "/usr/bin/heaptrack -o
+    // /tmp/op"): for a profile only, as the RSS and CPU read are then the wrapper's.
+    if (const char* wrap = std::getenv("RESPOOL_BENCH_OPERATOR_WRAP")) {
+      std::istringstream words(wrap);
+      std::vector<std::string> before{std::istream_iterator<std::string>(words), {}};
+      args.insert(args.begin(), before.begin(), before.end());
+    }
     std::vector<char*> argv;
     for (auto& a : args)
       argv.push_back(a.data());
@@ -97,6 +106,7 @@ class OperatorProcess {
     if (pid_ == 0) {
       ::prctl(PR_SET_PDEATHSIG, SIGKILL);
       if (::getppid() != parent) ::_exit(127);
+      ::setpgid(0, 0);  // its own group, which the destructor ends whole (a wrapper's child too)
       ::dup2(out, 1);
       ::dup2(out, 2);
       ::execv(argv[0], argv.data());
@@ -104,9 +114,10 @@ class OperatorProcess {
     }
     ::close(out);
     if (pid_ < 0) die("cannot start " RESPOOL_OPERATOR_BINARY);
+    ::setpgid(pid_, pid_);  // as the child does: whichever runs first
   }
   ~OperatorProcess() {
-    ::kill(pid_, SIGKILL);
+    if (::kill(-pid_, SIGKILL) != 0) ::kill(pid_, SIGKILL);
     ::waitpid(pid_, nullptr, 0);
   }
   OperatorProcess(const OperatorProcess&) = delete;
