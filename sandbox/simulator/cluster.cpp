@@ -21,6 +21,11 @@ bool simulated(const Json& node) {
   return annotation(node, kSimulatedAnnotation).value_or("") == "true";
 }
 
+void strip_managed_fields(kube::Unstructured& object) {
+  if (auto m = object.object.find("metadata"); m != object.object.end() && m->is_object())
+    m->erase("managedFields");
+}
+
 void add_pod_indexes(ObjectInformer& pods) {
   pods.store().add_index(kByNode, [](const kube::Unstructured& pod) {
     return std::vector<std::string>{string_at(pod.object, {"spec", "nodeName"})};

@@ -54,6 +54,12 @@ bool simulated(const Json& node);
 // Registers the pod indexes (before the informer starts).
 void add_pod_indexes(ObjectInformer& pods);
 
+// The informers' transform: metadata.managedFields dropped before an object is cached, as
+// client-go's TransformStripManagedFields (nothing here reads them, and the server keeps them
+// on a write that sends none). Over half of a stored pod's decoded size: bench_scale's 300,000
+// pods did not fit beside the API server's store without it.
+void strip_managed_fields(kube::Unstructured& object);
+
 // "ns/name" for a namespaced object, from its JSON.
 std::string object_key(const Json& object);
 

@@ -84,7 +84,8 @@ std::unique_ptr<sim::ObjectInformer> make_informer(kube::Client& client, runtime
                                                    const kube::Resource& resource) {
   runtime::InformerOptions options;
   options.resource = resource;
-  return std::make_unique<sim::ObjectInformer>(client, clock, std::move(options));
+  return std::make_unique<sim::ObjectInformer>(client, clock, std::move(options),
+                                               sim::strip_managed_fields);
 }
 
 }  // namespace

@@ -17,7 +17,8 @@ std::unique_ptr<ObjectInformer> Workloads::informer(const kube::Resource& resour
   runtime::InformerOptions options;
   options.resource = resource;
   options.field_selector = std::move(field_selector);
-  return std::make_unique<ObjectInformer>(cluster_.client, cluster_.clock, std::move(options));
+  return std::make_unique<ObjectInformer>(cluster_.client, cluster_.clock, std::move(options),
+                                          strip_managed_fields);
 }
 
 runtime::EventRecorder& Workloads::recorder(const char* controller) {
