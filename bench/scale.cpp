@@ -229,6 +229,20 @@ int main(int argc, char** argv) {
   const std::string work = std::filesystem::temp_directory_path() / "bench_scale";
   std::filesystem::create_directories(work);
 
+  // The simulator's kubelets are still writing the pods' status long after the last create: a
+  // sync measured beside them measured that load (44 s against 23 s on a quiet server).
+  phase("waiting for the simulator's writes to end");
+  const auto quiet_start = Steady::now();
+  for (auto before = b.counts().writes("respool-sandbox-simulator");;) {
+    std::this_thread::sleep_for(std::chrono::seconds(3));
+    const auto now = b.counts().writes("respool-sandbox-simulator");
+    // Quiet: fewer than 10 writes a second (node heartbeats, say), or 15 minutes at most.
+    if (now - before < 30 || Steady::now() - quiet_start > std::chrono::minutes(15)) break;
+    before = now;
+  }
+  std::printf("cluster: quiet %.1f s after the last pod\n",
+              std::chrono::duration<double>(Steady::now() - quiet_start).count());
+
   phase("sync");
   OperatorProcess op(b.sandbox().kubeconfig_path().string(), source("config/catalog.yaml"),
                      work + "/operator.log");
