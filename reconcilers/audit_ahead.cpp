@@ -4,15 +4,17 @@
 
 namespace respool::reconcilers {
 
-bool AuditAhead::write(const std::string& object, const std::string& change,
-                       const std::string& line) {
+bool AuditAhead::write(const kube::ObjectMeta& object, const policy::AuditRecord& record) {
+  const std::string change = object.uid.str() + " " +
+                             std::string(policy::to_string(record.operation)) + " " +
+                             std::to_string(object.generation);
   std::lock_guard lock(mu_);
-  auto [at, fresh] = written_.try_emplace(object, change);
+  auto [at, fresh] = written_.try_emplace(object.name, change);
   if (!fresh) {
     if (at->second == change) return false;
     at->second = change;
   }
-  write_audit(line);
+  write_audit(policy::audit_line(record));
   return true;
 }
 

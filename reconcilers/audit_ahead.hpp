@@ -5,19 +5,22 @@
 // no record at all, and the next run, seeing it acknowledged, wrote none either. Ahead, a run
 // killed in between leaves the record, and its successor may write it once more: a record
 // twice, never none. Within one run, the retries after a failed write (a 409, a 429) do not
-// repeat it: each object's last record is remembered by a key naming the change.
+// repeat it: each object's last record is remembered by its uid, operation and generation.
 
 #include <map>
 #include <mutex>
 #include <string>
 
+#include "operator/kube/objects.hpp"
+#include "reconcilers/policy/audit.hpp"
+
 namespace respool::reconcilers {
 
 class AuditAhead {
  public:
-  // Writes `line` to the audit stream unless this run already wrote the record `change` for
-  // `object` (a key such as uid, operation and generation). Returns whether it wrote.
-  bool write(const std::string& object, const std::string& change, const std::string& line);
+  // Writes `record` to the audit stream unless this run already wrote `operation` for this
+  // version of the object (its uid and generation). Returns whether it wrote.
+  bool write(const kube::ObjectMeta& object, const policy::AuditRecord& record);
   // The object is gone: its last record need not be remembered.
   void forget(const std::string& object);
 

@@ -69,10 +69,9 @@ std::optional<Outcome<ReconcileResult>> NetworkReconciler::release(const Observa
   }
   // The record written ahead of the write that lets the network go (A1, AuditAhead).
   if (has_finalizer(network.meta, policy::kNetworkFinalizer))
-    audit_.write(network.meta.name, network.meta.uid.str() + " DeleteNetworksV1",
-                 policy::audit_line({policy::AuditOperation::DeleteNetworksV1, network.meta.name,
-                                     std::nullopt, std::nullopt, o.now,
-                                     policy::AuditResult::Success, "network released"}));
+    audit_.write(network.meta,
+                 {policy::AuditOperation::DeleteNetworksV1, network.meta.name, std::nullopt,
+                  std::nullopt, o.now, policy::AuditResult::Success, "network released"});
   auto removed = set_finalizer(*ctx_.client, kube::resources::networks, network,
                                policy::kNetworkFinalizer, false);
   if (!removed) return std::unexpected(removed.error());
@@ -120,21 +119,14 @@ void NetworkReconciler::report_change(const Observation& o,
 // A1: a create or update, written ahead of the status whose observedGeneration acknowledges it.
 void NetworkReconciler::audit_spec_change(const Observation& o, const Decision& d) {
   const auto& network = *o.network;
-  const kube::Json current = network.object.value("status", kube::Json::object());
-  std::optional<std::int64_t> observed;
-  if (auto g = current.find("observedGeneration"); g != current.end() && g->is_number())
-    observed = g->get<std::int64_t>();
-  auto op = policy::audited_change(policy::AuditedKind::Network, observed, network.meta.generation,
-                                   false, false);
+  auto op = policy::audited_spec_change(policy::AuditedKind::Network,
+                                        network.object.value("status", kube::Json::object()),
+                                        network.meta.generation);
   if (!op) return;
-  audit_.write(
-      network.meta.name,
-      network.meta.uid.str() + " " + std::string(policy::to_string(*op)) + " " +
-          std::to_string(network.meta.generation),
-      policy::audit_line(
-          {*op, network.meta.name, std::nullopt, policy::spec_manager(network.object), o.now,
-           d.verdict.ready ? policy::AuditResult::Success : policy::AuditResult::Failure,
-           d.verdict.ready ? "network ready" : d.verdict.message}));
+  audit_.write(network.meta,
+               {*op, network.meta.name, std::nullopt, policy::spec_manager(network.object), o.now,
+                d.verdict.ready ? policy::AuditResult::Success : policy::AuditResult::Failure,
+                d.verdict.ready ? "network ready" : d.verdict.message});
 }
 
 }  // namespace respool::reconcilers

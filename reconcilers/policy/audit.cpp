@@ -67,6 +67,14 @@ std::optional<AuditOperation> audited_change(AuditedKind kind,
   return std::nullopt;
 }
 
+std::optional<AuditOperation> audited_spec_change(AuditedKind kind, const nlohmann::json& status,
+                                                  std::int64_t generation) {
+  std::optional<std::int64_t> observed;
+  if (auto g = status.find("observedGeneration"); g != status.end() && g->is_number_integer())
+    observed = g->get<std::int64_t>();
+  return audited_change(kind, observed, generation, false, false);
+}
+
 std::optional<std::string> spec_manager(const nlohmann::json& object,
                                         std::string_view own_manager) {
   const auto metadata = object.find("metadata");

@@ -54,6 +54,10 @@ std::optional<AuditOperation> audited_change(AuditedKind kind,
                                              std::optional<std::int64_t> observed_generation,
                                              std::int64_t generation, bool deleting,
                                              bool deletion_recorded);
+// The create or update of an object not deleted whose status is `status`: audited_change with
+// the status's observedGeneration (none yet: a create).
+std::optional<AuditOperation> audited_spec_change(AuditedKind kind, const nlohmann::json& status,
+                                                  std::int64_t generation);
 
 // Who last changed the object's spec, as its managedFields say: the field manager (kubectl,
 // helm, argocd-controller, a client's name) of the newest entry that owns a field under spec,

@@ -65,7 +65,7 @@ Outcome<runtime::ReconcileResult> PoolReconciler::reconcile_deletion(
                             now,
                             policy::AuditResult::Success,
                             "pool deleted; nodes and plug-ins released"};
-  audit_.write(name, pool.meta.uid.str() + " DeletePoolV2", policy::audit_line(audit));
+  audit_.write(pool.meta, audit);
   auto removed = set_finalizer(*ctx_.client, kube::resources::resourcepools, pool,
                                policy::kPoolFinalizer, false);
   if (!removed) return std::unexpected(removed.error());

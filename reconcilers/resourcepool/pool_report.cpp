@@ -180,11 +180,8 @@ void PoolReconciler::emit_events(const kube::Unstructured& pool, const nlohmann:
 void PoolReconciler::audit_spec_change(const kube::Unstructured& pool,
                                        const nlohmann::json& old_status, const Decision& d,
                                        runtime::TimePoint now) {
-  std::optional<std::int64_t> observed;
-  if (auto g = old_status.find("observedGeneration"); g != old_status.end() && g->is_number())
-    observed = g->get<std::int64_t>();
-  auto op = policy::audited_change(policy::AuditedKind::Pool, observed, pool.meta.generation, false,
-                                   false);
+  auto op =
+      policy::audited_spec_change(policy::AuditedKind::Pool, old_status, pool.meta.generation);
   if (!op) return;
   policy::AuditRecord audit{
       *op,
@@ -194,9 +191,7 @@ void PoolReconciler::audit_spec_change(const kube::Unstructured& pool,
       now,
       d.invalid.empty() ? policy::AuditResult::Success : policy::AuditResult::Failure,
       d.invalid.empty() ? "accepted" : policy::join(d.invalid)};
-  const std::string change = pool.meta.uid.str() + " " + std::string(policy::to_string(*op)) + " " +
-                             std::to_string(pool.meta.generation);
-  if (!audit_.write(pool.meta.name, change, policy::audit_line(audit))) return;
+  if (!audit_.write(pool.meta, audit)) return;
   ctx_.events->event(reference_to(pool), runtime::EventType::Normal,
                      std::string(policy::to_string(*op)), "Audit",
                      std::string(policy::to_string(*op)) + " recorded.");

@@ -46,6 +46,17 @@ TEST_CASE("A1: which change a reconcile witnesses", "[policy][audit][rule:A1]") 
   CHECK(audited_change(K::Network, 1, 1, true, false) == AuditOperation::DeleteNetworksV1);
 }
 
+TEST_CASE("A1: the change a status has not acknowledged", "[policy][audit][rule:A1]") {
+  using K = AuditedKind;
+  const nlohmann::json none = nlohmann::json::object();
+  CHECK(audited_spec_change(K::Pool, none, 1) == AuditOperation::CreatePoolV2);
+  CHECK(audited_spec_change(K::Pool, {{"observedGeneration", 1}}, 2) ==
+        AuditOperation::UpdatePoolV2);
+  CHECK_FALSE(audited_spec_change(K::Pool, {{"observedGeneration", 2}}, 2));
+  CHECK(audited_spec_change(K::Network, {{"phase", "Ready"}}, 1) ==
+        AuditOperation::CreateNetworksV1);
+}
+
 TEST_CASE("A1: the actor of a pool's change is the newest manager of its spec",
           "[policy][audit][rule:A1]") {
   using respool::policy::spec_manager;

@@ -49,6 +49,7 @@ ObjectIndex index_of(const ResourceType& type, const Json& obj) {
   ObjectIndex index;
   index.ns = object_namespace(obj);
   index.name = object_name(obj);
+  index.uid = object_uid(obj);
   if (!obj.is_object()) return index;
   index.api_version = obj.value("apiVersion", std::string());
   if (auto meta = obj.find("metadata"); meta != obj.end() && meta->is_object()) {
@@ -260,8 +261,7 @@ StoredObject Engine::commit_put(const ResourceType& type, const std::string& key
   ObjectIndex index = index_of(type, *after);
   StoredObject stored = store_.put(type.storage, key, after, std::move(index), keeps_decoded(type));
   std::pair<std::string, std::string> where{type.storage, key};
-  std::string uid = object_uid(*after);
-  if (!uid.empty()) by_uid_[uid] = where;
+  if (!stored.index->uid.empty()) by_uid_[stored.index->uid] = where;
   if (old) forget_dependent(old->index->owners, where);
   for (const std::string& owner : stored.index->owners)
     dependents_[owner].insert(where);
@@ -275,7 +275,7 @@ void Engine::commit_erase(const ResourceType& type, const std::string& key) {
   const StoredObject old = *found;  // its shared pointers outlive the store's entry
   store_.erase(type.storage, key);
   std::pair<std::string, std::string> where{type.storage, key};
-  by_uid_.erase(object_uid(*old.obj()));
+  by_uid_.erase(old.index->uid);
   forget_dependent(old.index->owners, where);
   after_change(type, &old, nullptr);
 }
@@ -330,7 +330,7 @@ void Engine::after_change(const ResourceType& type, const StoredObject* before, 
   }
   if (after && !before) collect_if_ownerless(type, *after);
   if (before && !after) {
-    collect_garbage(object_uid(*before->obj()));
+    collect_garbage(before->index->uid);
     for (const std::string& owner : before->index->owners)
       check_foreground(owner);
     if (type.namespaced && !ns.empty()) maybe_finalize_namespace(ns);

@@ -33,6 +33,7 @@ using Json = nlohmann::json;
 struct ObjectIndex {
   std::string ns;
   std::string name;
+  std::string uid;  // metadata.uid (the collector's and by-uid lookups')
   std::string api_version;
   Json labels = Json::object();  // metadata.labels
   // The field-selector values (kinds::field_values) of the kind it was stored as, by field.
