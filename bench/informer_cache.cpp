@@ -18,6 +18,7 @@
 #include "bench/harness.hpp"
 #include "operator/kube/decode.hpp"
 #include "operator/runtime/store.hpp"
+#include "reconcilers/policy/node_health.hpp"
 
 using namespace respool;
 
@@ -111,7 +112,9 @@ struct Run {
 
 Run fill(Caches& caches, std::size_t node_count, std::size_t pod_count) {
   Run run;
-  kube::DecodeOptions node_options;  // every annotation of a node is kept
+  kube::DecodeOptions node_options;  // every annotation of a node is kept, as the operator's
+  node_options.keep_condition_types = {std::begin(policy::kAgentConditionTypes),
+                                       std::end(policy::kAgentConditionTypes)};
   kube::DecodeOptions pod_options;
   pod_options.keep_annotations = {"respool.io/driver-version"};
   auto timed = [&](const std::string& text, auto&& decode) {
@@ -124,8 +127,7 @@ Run fill(Caches& caches, std::size_t node_count, std::size_t pod_count) {
     std::string text = page(from, std::min(node_count, from + 500), node_json, "Node");
     timed(text, [&](const std::string& t) {
       std::function<void(kube::Node &&)> on = [&](kube::Node&& n) {
-        std::string key = n.meta.key();
-        caches.nodes.upsert(key, std::make_shared<const kube::Node>(std::move(n)));
+        caches.nodes.upsert(std::make_shared<const kube::Node>(std::move(n)));
         ++run.objects;
       };
       if (!kube::decode_list_page<kube::Node>(t, node_options, on)) std::abort();
@@ -137,8 +139,7 @@ Run fill(Caches& caches, std::size_t node_count, std::size_t pod_count) {
         [&](std::size_t i) { return pod_json(i, node_count); }, "Pod");
     timed(text, [&](const std::string& t) {
       std::function<void(kube::Pod &&)> on = [&](kube::Pod&& p) {
-        std::string key = p.meta.key();
-        caches.pods.upsert(key, std::make_shared<const kube::Pod>(std::move(p)));
+        caches.pods.upsert(std::make_shared<const kube::Pod>(std::move(p)));
         ++run.objects;
       };
       if (!kube::decode_list_page<kube::Pod>(t, pod_options, on)) std::abort();

@@ -1,6 +1,7 @@
 #include "reconcilers/shared_caches.hpp"
 
 #include "reconcilers/policy/keys.hpp"
+#include "reconcilers/policy/node_health.hpp"
 #include "reconcilers/watch_keys.hpp"
 
 namespace respool::reconcilers {
@@ -36,7 +37,11 @@ Caches add_shared_caches(runtime::Manager& manager, const std::string& flavor_la
       &manager.add_informer<kube::Unstructured>(informer_options(kube::resources::networks));
   caches.pools =
       &manager.add_informer<kube::Unstructured>(informer_options(kube::resources::resourcepools));
-  caches.nodes = &manager.add_informer<kube::Node>(informer_options(kube::resources::nodes));
+  auto node_options = informer_options(kube::resources::nodes);
+  // The node agent's findings, for the node-health controller (H15, H16).
+  node_options.decode.keep_condition_types = {std::begin(policy::kAgentConditionTypes),
+                                              std::end(policy::kAgentConditionTypes)};
+  caches.nodes = &manager.add_informer<kube::Node>(node_options);
   auto pod_options = informer_options(kube::resources::pods);
   pod_options.decode.keep_annotations = {std::string(policy::kDriverVersionLabel)};
   // Where an unbound pod may go: the jobs controller's queue of each pool (Q1). The label and

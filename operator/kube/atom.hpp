@@ -17,6 +17,8 @@ class Atom {
   std::string_view view() const { return *text_; }
   const std::string& str() const { return *text_; }
   bool empty() const { return text_->empty(); }
+  // Interned: the address identifies the text (for hashing values made of atoms).
+  const void* id() const noexcept { return text_; }
   // Interned: equal text means the same pointer.
   friend bool operator==(Atom a, Atom b) { return a.text_ == b.text_; }
   friend bool operator==(Atom a, std::string_view b) { return a.view() == b; }

@@ -1,5 +1,7 @@
 #include "operator/kube/decode.hpp"
 
+#include <algorithm>
+
 #include <simdjson.h>
 
 namespace respool::kube {
@@ -28,15 +30,18 @@ bool keep_annotation(std::string_view key, const std::vector<std::string>& keep)
 
 void decode_string_map(sj::value v, StringMap& out, const std::vector<std::string>* filter) {
   if (v.is_null()) return;
+  StringMap::Items items;
   for (auto field : v.get_object()) {
     std::string_view key = field.unescaped_key();
     if (filter && !keep_annotation(key, *filter)) continue;
-    out.set(key, string_or_empty(field.value()));
+    items.emplace_back(Atom(key), Atom(string_or_empty(field.value())));
   }
+  out = StringMap(std::move(items));
 }
 
-void decode_owner_references(sj::value v, std::vector<OwnerReference>& out) {
+void decode_owner_references(sj::value v, OwnerReferences& out) {
   if (v.is_null()) return;
+  OwnerReferences::Items refs;
   for (auto item : v.get_array()) {
     OwnerReference ref;
     for (auto field : item.get_object()) {
@@ -52,8 +57,9 @@ void decode_owner_references(sj::value v, std::vector<OwnerReference>& out) {
       else if (key == "controller")
         ref.controller = !field.value().is_null() && field.value().get_bool();
     }
-    out.push_back(std::move(ref));
+    refs.push_back(std::move(ref));
   }
+  out = OwnerReferences(std::move(refs));
 }
 
 std::optional<TimePoint> time_or_none(sj::value v) {
@@ -97,7 +103,7 @@ void decode_meta(sj::value v, ObjectMeta& m, const std::vector<std::string>* ann
   }
 }
 
-void decode_resource_list(sj::value v, ResourceList& out) {
+void decode_resource_list(sj::value v, ResourceList::Items& out) {
   if (v.is_null()) return;
   for (auto field : v.get_object()) {
     std::string_view name = field.unescaped_key();
@@ -108,14 +114,26 @@ void decode_resource_list(sj::value v, ResourceList& out) {
       text = q.get_string();
     else
       text = q.raw_json_token();
-    if (auto parsed = apimachinery::Quantity::parse(text)) out.set(name, *parsed);
+    if (auto parsed = apimachinery::Quantity::parse(text)) ResourceList::set_in(out, name, *parsed);
   }
 }
 
-ConditionStatus ready_condition(sj::value conditions) {
-  ConditionStatus ready = ConditionStatus::Unknown;
-  if (conditions.is_null()) return ready;
+ResourceList resource_list(sj::value v) {
+  ResourceList::Items items;
+  decode_resource_list(v, items);
+  return ResourceList(std::move(items));
+}
+
+bool listed(std::string_view value, const std::vector<std::string>& list) {
+  return std::find(list.begin(), list.end(), value) != list.end();
+}
+
+// A node's Ready condition, and the conditions of the types `keep` names.
+void decode_node_conditions(sj::value conditions, Node& node,
+                            const std::vector<std::string>& keep) {
+  if (conditions.is_null()) return;
   for (auto c : conditions.get_array()) {
+    NodeCondition kept;
     std::string_view type, status;
     for (auto field : c.get_object()) {
       std::string_view key = field.unescaped_key();
@@ -123,14 +141,26 @@ ConditionStatus ready_condition(sj::value conditions) {
         type = field.value().get_string();
       else if (key == "status")
         status = field.value().get_string();
+      else if (keep.empty())
+        continue;
+      else if (key == "reason")
+        kept.reason = Atom(string_or_empty(field.value()));
+      else if (key == "message")
+        kept.message = string_or_empty(field.value());
+      else if (key == "lastHeartbeatTime")
+        kept.heartbeat = time_or_none(field.value());
     }
     if (type == "Ready") {
-      ready = status == "True"    ? ConditionStatus::True
-              : status == "False" ? ConditionStatus::False
-                                  : ConditionStatus::Unknown;
+      node.ready = status == "True"    ? ConditionStatus::True
+                   : status == "False" ? ConditionStatus::False
+                                       : ConditionStatus::Unknown;
+    }
+    if (!keep.empty() && listed(type, keep)) {
+      kept.type = Atom(type);
+      kept.status = Atom(status);
+      node.conditions.push_back(std::move(kept));
     }
   }
-  return ready;
 }
 
 // A pod's conditions: Ready, and the reason of a DisruptionTarget that is True.
@@ -218,31 +248,32 @@ void decode(sj::value v, Node& node, const DecodeOptions& options) {
       for (auto s : field.value().get_object()) {
         std::string_view sk = s.unescaped_key();
         if (sk == "conditions")
-          node.ready = ready_condition(s.value());
+          decode_node_conditions(s.value(), node, options.keep_condition_types);
         else if (sk == "capacity")
-          decode_resource_list(s.value(), node.capacity);
+          node.capacity = resource_list(s.value());
         else if (sk == "allocatable")
-          decode_resource_list(s.value(), node.allocatable);
+          node.allocatable = resource_list(s.value());
       }
     }
   }
 }
 
 // Requests of a list of containers: summed (containers) or the largest (init containers).
-void container_requests(sj::value containers, ResourceList& out, bool sum) {
+void container_requests(sj::value containers, ResourceList::Items& out, bool sum) {
   if (containers.is_null()) return;
   for (auto c : containers.get_array()) {
     for (auto field : c.get_object()) {
       if (std::string_view(field.unescaped_key()) != "resources") continue;
       for (auto r : field.value().get_object()) {
         if (std::string_view(r.unescaped_key()) != "requests") continue;
-        ResourceList one;
+        ResourceList::Items one;
         decode_resource_list(r.value(), one);
-        for (const auto& [name, q] : one.items()) {
+        for (const auto& [name, q] : one) {
+          auto had = ResourceList::get_in(out, name.view());
           if (sum)
-            out.add(name.view(), q);
-          else if (q > out.get(name.view()))
-            out.set(name.view(), q);
+            ResourceList::set_in(out, name.view(), had + q);
+          else if (q > had)
+            ResourceList::set_in(out, name.view(), q);
         }
       }
     }
@@ -318,14 +349,15 @@ void decode_tolerations(sj::value v, Pod& pod, const std::vector<std::string>& k
 }
 
 // The parts of a pod's spec the cache keeps.
-void decode_pod_spec(sj::value spec, Pod& pod, ResourceList& init, const DecodeOptions& options) {
+void decode_pod_spec(sj::value spec, Pod& pod, ResourceList::Items& requests,
+                     ResourceList::Items& init, const DecodeOptions& options) {
   const auto& keys = options.keep_scheduling_keys;
   for (auto s : spec.get_object()) {
     std::string_view sk = s.unescaped_key();
     if (sk == "nodeName")
       pod.node_name = Atom(string_or_empty(s.value()));
     else if (sk == "containers")
-      container_requests(s.value(), pod.requests, true);
+      container_requests(s.value(), requests, true);
     else if (sk == "initContainers")
       container_requests(s.value(), init, false);
     else if (sk == "restartPolicy")
@@ -344,13 +376,13 @@ void decode_pod_spec(sj::value spec, Pod& pod, ResourceList& init, const DecodeO
 }
 
 void decode(sj::value v, Pod& pod, const DecodeOptions& options) {
-  ResourceList init;
+  ResourceList::Items requests, init;
   for (auto field : v.get_object()) {
     std::string_view key = field.unescaped_key();
     if (key == "metadata") {
       decode_meta(field.value(), pod.meta, &options.keep_annotations);
     } else if (key == "spec") {
-      decode_pod_spec(field.value(), pod, init, options);
+      decode_pod_spec(field.value(), pod, requests, init, options);
     } else if (key == "status") {
       for (auto s : field.value().get_object()) {
         std::string_view sk = s.unescaped_key();
@@ -363,9 +395,11 @@ void decode(sj::value v, Pod& pod, const DecodeOptions& options) {
       }
     }
   }
-  for (const auto& [name, q] : init.items()) {
-    if (q > pod.requests.get(name.view())) pod.requests.set(name.view(), q);
+  for (const auto& [name, q] : init) {
+    if (q > ResourceList::get_in(requests, name.view()))
+      ResourceList::set_in(requests, name.view(), q);
   }
+  pod.requests = ResourceList(std::move(requests));
 }
 
 void decode(sj::value v, Unstructured& u, const DecodeOptions& options) {

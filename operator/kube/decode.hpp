@@ -22,6 +22,9 @@ struct DecodeOptions {
   // one value) and toleration (operator Equal) are kept; empty: none. The caller names its own
   // keys, so that the cache keeps only what some controller reads of a pod's placement.
   std::vector<std::string> keep_scheduling_keys;
+  // Nodes: condition types kept whole in Node::conditions (Ready is always read, into ready);
+  // empty: none.
+  std::vector<std::string> keep_condition_types;
 };
 
 struct PageInfo {

@@ -11,36 +11,112 @@ auto lower_bound_key(Items& items, std::string_view key) {
 }
 }  // namespace
 
+std::size_t AtomPairsHash::operator()(
+    const std::vector<std::pair<Atom, Atom>>& items) const noexcept {
+  std::size_t h = items.size();
+  for (const auto& [k, v] : items) {
+    h = hash_mix(h, std::hash<const void*>{}(k.id()));
+    h = hash_mix(h, std::hash<const void*>{}(v.id()));
+  }
+  return h;
+}
+
+std::size_t QuantitiesHash::operator()(
+    const std::vector<std::pair<Atom, apimachinery::Quantity>>& items) const noexcept {
+  std::size_t h = items.size();
+  for (const auto& [name, q] : items) {
+    h = hash_mix(h, std::hash<const void*>{}(name.id()));
+    h = hash_mix(h, std::hash<std::int64_t>{}(q.milli()));
+  }
+  return h;
+}
+
+bool QuantitiesEqual::operator()(
+    const std::vector<std::pair<Atom, apimachinery::Quantity>>& a,
+    const std::vector<std::pair<Atom, apimachinery::Quantity>>& b) const {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const auto& x, const auto& y) {
+    return x.first == y.first && x.second == y.second && x.second.format() == y.second.format();
+  });
+}
+
+std::size_t OwnerReferencesHash::operator()(
+    const std::vector<OwnerReference>& refs) const noexcept {
+  std::size_t h = refs.size();
+  for (const auto& r : refs) {
+    for (const Atom* a : {&r.api_version, &r.kind, &r.name, &r.uid})
+      h = hash_mix(h, std::hash<const void*>{}(a->id()));
+    h = hash_mix(h, r.controller ? 1 : 0);
+  }
+  return h;
+}
+
+void OwnerReferences::push_back(OwnerReference ref) {
+  Items items = this->items();
+  items.push_back(std::move(ref));
+  *this = OwnerReferences(std::move(items));
+}
+
+StringMap::StringMap(Items items) {
+  // Stable: of equal keys, the last stays last, and unique keeps the first of a run.
+  std::stable_sort(items.begin(), items.end(),
+                   [](const auto& a, const auto& b) { return a.first.view() < b.first.view(); });
+  std::reverse(items.begin(), items.end());
+  auto last = std::unique(items.begin(), items.end(),
+                          [](const auto& a, const auto& b) { return a.first == b.first; });
+  items.erase(last, items.end());
+  std::reverse(items.begin(), items.end());
+  items_ = SharedValue<Items, AtomPairsHash, std::equal_to<Items>>(std::move(items));
+}
+
 void StringMap::set(std::string_view key, std::string_view value) {
-  auto it = lower_bound_key(items_, key);
-  if (it != items_.end() && it->first == key) {
+  Items items = this->items();
+  auto it = lower_bound_key(items, key);
+  if (it != items.end() && it->first == key) {
     it->second = Atom(value);
   } else {
-    items_.emplace(it, Atom(key), Atom(value));
+    items.emplace(it, Atom(key), Atom(value));
   }
+  items_ = SharedValue<Items, AtomPairsHash, std::equal_to<Items>>(std::move(items));
 }
 
 std::optional<std::string_view> StringMap::get(std::string_view key) const {
-  auto it = lower_bound_key(items_, key);
-  if (it != items_.end() && it->first == key) return it->second.view();
+  const Items& items = this->items();
+  auto it = lower_bound_key(items, key);
+  if (it != items.end() && it->first == key) return it->second.view();
   return std::nullopt;
 }
 
 nlohmann::json StringMap::to_json() const {
   nlohmann::json out = nlohmann::json::object();
-  for (const auto& [k, v] : items_)
+  for (const auto& [k, v] : items())
     out[k.str()] = v.str();
   return out;
 }
 
-void ResourceList::set(std::string_view name, apimachinery::Quantity q) {
-  for (auto& [n, value] : items_) {
+ResourceList::ResourceList(Items items)
+    : items_(SharedValue<Items, QuantitiesHash, QuantitiesEqual>(std::move(items))) {}
+
+void ResourceList::set_in(Items& items, std::string_view name, apimachinery::Quantity q) {
+  for (auto& [n, value] : items) {
     if (n == name) {
       value = q;
       return;
     }
   }
-  items_.emplace_back(Atom(name), q);
+  items.emplace_back(Atom(name), q);
+}
+
+apimachinery::Quantity ResourceList::get_in(const Items& items, std::string_view name) {
+  for (const auto& [n, value] : items) {
+    if (n == name) return value;
+  }
+  return {};
+}
+
+void ResourceList::set(std::string_view name, apimachinery::Quantity q) {
+  Items items = this->items();
+  set_in(items, name, q);
+  *this = ResourceList(std::move(items));
 }
 
 void ResourceList::add(std::string_view name, apimachinery::Quantity q) {
@@ -48,10 +124,7 @@ void ResourceList::add(std::string_view name, apimachinery::Quantity q) {
 }
 
 apimachinery::Quantity ResourceList::get(std::string_view name) const {
-  for (const auto& [n, value] : items_) {
-    if (n == name) return value;
-  }
-  return {};
+  return get_in(items(), name);
 }
 
 std::string ObjectMeta::key() const {
@@ -106,10 +179,11 @@ ObjectMeta meta_from_json(const nlohmann::json& object) {
   for (const char* key : {"labels", "annotations"}) {
     auto f = meta.find(key);
     if (f == meta.end() || !f->is_object()) continue;
-    StringMap& into = std::string_view(key) == "labels" ? m.labels : m.annotations;
+    StringMap::Items items;
     for (const auto& [k, v] : f->items()) {
-      if (v.is_string()) into.set(k, v.get_ref<const std::string&>());
+      if (v.is_string()) items.emplace_back(Atom(k), Atom(v.get_ref<const std::string&>()));
     }
+    (std::string_view(key) == "labels" ? m.labels : m.annotations) = StringMap(std::move(items));
   }
   m.creation_timestamp = apimachinery::parse_time(str("creationTimestamp")).value_or(TimePoint{});
   if (auto d = str("deletionTimestamp"); !d.empty())
@@ -120,6 +194,7 @@ ObjectMeta meta_from_json(const nlohmann::json& object) {
     }
   }
   if (auto f = meta.find("ownerReferences"); f != meta.end() && f->is_array()) {
+    OwnerReferences::Items refs;
     for (const auto& r : *f) {
       if (!r.is_object()) continue;
       OwnerReference ref;
@@ -128,8 +203,9 @@ ObjectMeta meta_from_json(const nlohmann::json& object) {
       ref.name = Atom(r.value("name", ""));
       ref.uid = Atom(r.value("uid", ""));
       ref.controller = r.value("controller", false);
-      m.owner_references.push_back(std::move(ref));
+      refs.push_back(std::move(ref));
     }
+    m.owner_references = OwnerReferences(std::move(refs));
   }
   return m;
 }

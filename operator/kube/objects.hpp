@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -18,25 +19,44 @@
 #include "apimachinery/quantity.hpp"
 #include "apimachinery/time.hpp"
 #include "operator/kube/atom.hpp"
+#include "operator/kube/shared_value.hpp"
 
 namespace respool::kube {
 
 using apimachinery::TimePoint;
 
-// Labels or annotations, sorted by key.
+// Hashes and compares the interned values below by their atoms' addresses.
+struct AtomPairsHash {
+  std::size_t operator()(const std::vector<std::pair<Atom, Atom>>& items) const noexcept;
+};
+struct QuantitiesHash {
+  std::size_t operator()(
+      const std::vector<std::pair<Atom, apimachinery::Quantity>>& items) const noexcept;
+};
+// Exact: a quantity's format too, so that a shared value prints as each holder's own did.
+struct QuantitiesEqual {
+  bool operator()(const std::vector<std::pair<Atom, apimachinery::Quantity>>& a,
+                  const std::vector<std::pair<Atom, apimachinery::Quantity>>& b) const;
+};
+
+// Labels or annotations, sorted by key. Immutable and shared between equal maps (the pods of
+// one owner carry the same labels); set() makes a changed copy.
 class StringMap {
  public:
+  using Items = std::vector<std::pair<Atom, Atom>>;
   StringMap() = default;
+  // From pairs in any order; of a repeated key, the last value stands.
+  explicit StringMap(Items items);
   void set(std::string_view key, std::string_view value);
   std::optional<std::string_view> get(std::string_view key) const;
   bool contains(std::string_view key) const { return get(key).has_value(); }
-  std::size_t size() const { return items_.size(); }
-  bool empty() const { return items_.empty(); }
-  const std::vector<std::pair<Atom, Atom>>& items() const { return items_; }
+  std::size_t size() const { return items().size(); }
+  bool empty() const { return items().empty(); }
+  const Items& items() const { return items_.get(); }
   nlohmann::json to_json() const;
 
  private:
-  std::vector<std::pair<Atom, Atom>> items_;
+  SharedValue<Items, AtomPairsHash, std::equal_to<Items>> items_;
 };
 
 // A UID held inline (36 characters for the RFC 4122 form the API server hands out); longer
@@ -71,6 +91,30 @@ struct OwnerReference {
   Atom name;
   Atom uid;
   bool controller = false;
+  friend bool operator==(const OwnerReference&, const OwnerReference&) = default;
+};
+
+struct OwnerReferencesHash {
+  std::size_t operator()(const std::vector<OwnerReference>& refs) const noexcept;
+};
+
+// An object's owner references: immutable and shared between equal lists (every pod of a
+// ReplicaSet or Job has the same); push_back makes a changed copy.
+class OwnerReferences {
+ public:
+  using Items = std::vector<OwnerReference>;
+  OwnerReferences() = default;
+  explicit OwnerReferences(Items items) : items_(std::move(items)) {}
+  void push_back(OwnerReference ref);
+  const Items& items() const { return items_.get(); }
+  Items::const_iterator begin() const { return items().begin(); }
+  Items::const_iterator end() const { return items().end(); }
+  std::size_t size() const { return items().size(); }
+  bool empty() const { return items().empty(); }
+  const OwnerReference& operator[](std::size_t i) const { return items()[i]; }
+
+ private:
+  SharedValue<Items, OwnerReferencesHash, std::equal_to<Items>> items_;
 };
 
 struct ObjectMeta {
@@ -84,7 +128,7 @@ struct ObjectMeta {
   TimePoint creation_timestamp{};
   std::optional<TimePoint> deletion_timestamp;
   std::vector<std::string> finalizers;
-  std::vector<OwnerReference> owner_references;
+  OwnerReferences owner_references;
 
   // "namespace/name", or "name" for cluster-scoped objects: the cache key.
   std::string key() const;
@@ -98,25 +142,44 @@ struct Taint {
   std::string time_added;  // NoExecute taints: kept so that rewriting the list preserves it
 };
 
-// Extended and standard resources of a node or a pod ("cpu", "nvidia.com/gpu").
+// Extended and standard resources of a node or a pod ("cpu", "nvidia.com/gpu"), in the order
+// first set. Immutable and shared between equal lists (the nodes of a flavor, the pods of a
+// template); set() and add() make a changed copy.
 class ResourceList {
  public:
+  using Items = std::vector<std::pair<Atom, apimachinery::Quantity>>;
+  ResourceList() = default;
+  explicit ResourceList(Items items);  // names distinct
   void set(std::string_view name, apimachinery::Quantity q);
   void add(std::string_view name, apimachinery::Quantity q);
   apimachinery::Quantity get(std::string_view name) const;  // 0 when absent
-  const std::vector<std::pair<Atom, apimachinery::Quantity>>& items() const { return items_; }
+  const Items& items() const { return items_.get(); }
+
+  // For building a list in place before it is shared: sets `name` in `items`.
+  static void set_in(Items& items, std::string_view name, apimachinery::Quantity q);
+  static apimachinery::Quantity get_in(const Items& items, std::string_view name);
 
  private:
-  std::vector<std::pair<Atom, apimachinery::Quantity>> items_;
+  SharedValue<Items, QuantitiesHash, QuantitiesEqual> items_;
 };
 
 enum class ConditionStatus : std::uint8_t { Unknown, True, False };
+
+// A node condition kept whole (DecodeOptions::keep_condition_types), e.g. the node agent's.
+struct NodeCondition {
+  Atom type;
+  Atom status;  // True | False | Unknown
+  Atom reason;
+  std::string message;
+  std::optional<TimePoint> heartbeat;  // lastHeartbeatTime
+};
 
 struct Node {
   ObjectMeta meta;
   bool unschedulable = false;
   std::vector<Taint> taints;
   ConditionStatus ready = ConditionStatus::Unknown;  // the Ready condition; Unknown when absent
+  std::vector<NodeCondition> conditions;             // the kept types only, in the node's order
   ResourceList capacity;
   ResourceList allocatable;
 

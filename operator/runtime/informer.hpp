@@ -12,6 +12,7 @@
 #include <random>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "operator/kube/client.hpp"
 #include "operator/kube/decode.hpp"
@@ -186,15 +187,14 @@ class Informer final : public InformerBase {
     list.label_selector = options_.label_selector;
     list.field_selector = options_.field_selector;
     list.limit = options_.page_size;
-    std::unordered_map<std::string, Ptr> fresh;
+    std::vector<Ptr> fresh;  // no map: a relist of 300,000 pods would hold a key string each
     std::string rv;
     std::optional<kube::Error> decode_error;
     auto listed =
         client_.list_pages(options_.resource, options_.ns, list, [&](std::string_view page) {
           std::function<void(T &&)> on_item = [&](T&& item) {
             finish(item);
-            std::string key = item.meta.key();
-            fresh.emplace(std::move(key), std::make_shared<const T>(std::move(item)));
+            fresh.push_back(std::make_shared<const T>(std::move(item)));
           };
           auto info = kube::decode_list_page<T>(page, options_.decode, on_item);
           if (!info) {
@@ -208,12 +208,17 @@ class Informer final : public InformerBase {
     if (decode_error) return std::unexpected(*decode_error);
 
     // Deletions first (objects gone while we were not watching), then adds and updates.
-    for (const auto& key : store_.keys()) {
-      if (fresh.contains(key)) continue;
-      if (Ptr old = store_.remove(key)) notify_delete(old);
+    if (store_.size() > 0) {
+      Store<T> in_list;  // what the list holds, keyed as the cache (no index)
+      for (const auto& object : fresh)
+        in_list.upsert(object);
+      for (const auto& key : store_.keys()) {
+        if (in_list.get(key)) continue;
+        if (Ptr old = store_.remove(key)) notify_delete(old);
+      }
     }
-    for (auto& [key, object] : fresh) {
-      Ptr old = store_.upsert(key, object);
+    for (auto& object : fresh) {
+      Ptr old = store_.upsert(object);
       if (!old)
         notify_add(object);
       else if (old->meta.resource_version != object->meta.resource_version)
@@ -303,14 +308,13 @@ class Informer final : public InformerBase {
     if (event.type != Type::Bookmark) {
       T& object = *event.object;
       finish(object);
-      std::string key = object.meta.key();
       auto ptr = std::make_shared<const T>(std::move(object));
       if (event.type == Type::Deleted) {
-        Ptr old = store_.remove(key);
+        Ptr old = store_.remove(ptr->meta.key());
         notify_delete(ptr);
         (void)old;
       } else {
-        Ptr old = store_.upsert(key, ptr);
+        Ptr old = store_.upsert(ptr);
         if (old)
           notify_update(old, ptr);
         else

@@ -1,7 +1,10 @@
 #include "reconcilers/nodehealth/node_health_reconciler.hpp"
 
+#include <algorithm>
+
 #include "operator/runtime/log.hpp"
 #include "reconcilers/policy/keys.hpp"
+#include "reconcilers/views.hpp"
 
 namespace respool::reconcilers {
 
@@ -18,8 +21,7 @@ std::string codes_text(const std::vector<std::string>& codes) {
 
 }  // namespace
 
-NodeHealthReconciler::NodeHealthReconciler(Context& ctx,
-                                           runtime::Informer<kube::Unstructured>& nodes,
+NodeHealthReconciler::NodeHealthReconciler(Context& ctx, runtime::Informer<kube::Node>& nodes,
                                            runtime::Registry& metrics,
                                            std::chrono::seconds heartbeat_period)
     : ctx_(ctx),
@@ -33,29 +35,15 @@ NodeHealthReconciler::NodeHealthReconciler(Context& ctx,
                                   "Isolation taints respool added or removed for findings (H15)",
                                   {"code", "action"})) {}
 
-void NodeHealthReconciler::trim(kube::Unstructured& node) {
-  auto& o = node.object;
-  kube::Json kept = {{"apiVersion", "v1"}, {"kind", "Node"}};
-  auto meta = o.value("metadata", kube::Json::object());
-  for (const char* key :
-       {"name", "uid", "resourceVersion", "labels", "annotations", "deletionTimestamp"}) {
-    if (meta.contains(key)) kept["metadata"][key] = meta[key];
+std::vector<policy::AgentCondition> NodeHealthReconciler::agent_conditions(const kube::Node& node) {
+  std::vector<policy::AgentCondition> out;
+  for (const auto& c : node.conditions) {
+    if (std::find(std::begin(policy::kAgentConditionTypes), std::end(policy::kAgentConditionTypes),
+                  c.type.view()) == std::end(policy::kAgentConditionTypes))
+      continue;
+    out.push_back({c.type.str(), c.status.str(), c.reason.str(), c.message, c.heartbeat});
   }
-  auto spec = o.value("spec", kube::Json::object());
-  if (spec.contains("taints")) kept["spec"]["taints"] = spec["taints"];
-  auto status = o.value("status", kube::Json::object());
-  if (status.contains("allocatable")) kept["status"]["allocatable"] = status["allocatable"];
-  auto conditions = kube::Json::array();
-  for (const auto& c : status.value("conditions", kube::Json::array())) {
-    auto type = c.value("type", "");
-    if (type == "Ready" ||
-        std::find(std::begin(policy::kAgentConditionTypes), std::end(policy::kAgentConditionTypes),
-                  type) != std::end(policy::kAgentConditionTypes)) {
-      conditions.push_back(c);
-    }
-  }
-  kept["status"]["conditions"] = conditions;
-  o = std::move(kept);
+  return out;
 }
 
 void NodeHealthReconciler::count_stale(const std::string& node, const std::string& pool,
@@ -76,7 +64,7 @@ Outcome<runtime::ReconcileResult> NodeHealthReconciler::reconcile(const std::str
   const std::string* pool = nullptr;
   policy::NodeView view;
   if (node) {
-    view = policy::node_view_from_json(node->object);
+    view = to_node_view(*node);
     pool = view.label(policy::kPoolLabel);
   }
   if (!node || !pool || view.deleting) {
@@ -86,7 +74,7 @@ Outcome<runtime::ReconcileResult> NodeHealthReconciler::reconcile(const std::str
   auto catalog = ctx_.catalog->get();
   const std::string* flavor_value = view.label(catalog->flavor_label);
   const policy::Flavor* flavor = flavor_value ? catalog->flavor_by_label(*flavor_value) : nullptr;
-  auto conditions = policy::agent_conditions_of(node->object);
+  auto conditions = agent_conditions(*node);
   auto decision =
       policy::decide_node_health(view, conditions, flavor, ctx_.clock->now(), heartbeat_period_);
   count_stale(name, *pool, !decision.stale.empty());
@@ -105,7 +93,7 @@ Outcome<runtime::ReconcileResult> NodeHealthReconciler::reconcile(const std::str
   return runtime::ReconcileResult::after(heartbeat_period_);
 }
 
-void NodeHealthReconciler::report(const kube::Unstructured& node, const policy::NodeView& view,
+void NodeHealthReconciler::report(const kube::Node& node, const policy::NodeView& view,
                                   const policy::NodeHealthDecision& d) {
   runtime::ObjectReference node_ref{"v1", "Node", view.name, "", node.meta.uid.str()};
   const std::string pool_name = *view.label(policy::kPoolLabel);

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "operator/runtime/controller.hpp"
 #include "reconcilers/context.hpp"
@@ -19,21 +20,22 @@ namespace respool::reconcilers {
 
 class NodeHealthReconciler {
  public:
-  NodeHealthReconciler(Context& ctx, runtime::Informer<kube::Unstructured>& nodes,
+  // `nodes`: the shared node cache, which keeps the agent's condition types
+  // (policy::kAgentConditionTypes, shared_caches.cpp).
+  NodeHealthReconciler(Context& ctx, runtime::Informer<kube::Node>& nodes,
                        runtime::Registry& metrics, std::chrono::seconds heartbeat_period);
   Outcome<runtime::ReconcileResult> reconcile(const std::string& name);
 
-  // What a pool node's cache entry keeps: name, labels, annotations, resourceVersion, taints,
-  // the agent's conditions, allocatable.
-  static void trim(kube::Unstructured& node);
+  // The agent's conditions of a cached node.
+  static std::vector<policy::AgentCondition> agent_conditions(const kube::Node& node);
 
  private:
-  void report(const kube::Unstructured& node, const policy::NodeView& view,
+  void report(const kube::Node& node, const policy::NodeView& view,
               const policy::NodeHealthDecision& decision);
   void count_stale(const std::string& node, const std::string& pool, bool stale);
 
   Context& ctx_;
-  runtime::Informer<kube::Unstructured>& nodes_;
+  runtime::Informer<kube::Node>& nodes_;
   std::chrono::seconds heartbeat_period_;
   runtime::GaugeFamily& stale_nodes_;   // {pool}
   runtime::CounterFamily& isolations_;  // {code, action}

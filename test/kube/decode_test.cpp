@@ -115,6 +115,31 @@ TEST_CASE("a pod keeps requests, phase and listed annotations only", "[kube][dec
   CHECK(kept->meta.annotations.size() == 1);
 }
 
+TEST_CASE("a node keeps whole only the condition types named", "[kube][decode]") {
+  const char* json = R"json({"metadata":{"name":"gpu-2"},"status":{"conditions":[
+   {"type":"Ready","status":"False","reason":"KubeletNotReady","message":"PLEG"},
+   {"type":"GPUHealthy","status":"False","reason":"A050101","message":"GPU 3 lost",
+    "lastHeartbeatTime":"2026-11-22T08:00:00Z"},
+   {"type":"MemoryPressure","status":"False","reason":"KubeletHasSufficientMemory"}]}})json";
+  auto plain = decode_object<Node>(json, {});
+  REQUIRE(plain);
+  CHECK(plain->ready == ConditionStatus::False);
+  CHECK(plain->conditions.empty());
+
+  DecodeOptions agent;
+  agent.keep_condition_types = {"GPUHealthy", "ClockSynchronized"};
+  auto node = decode_object<Node>(json, agent);
+  REQUIRE(node);
+  CHECK(node->ready == ConditionStatus::False);
+  REQUIRE(node->conditions.size() == 1);
+  const auto& c = node->conditions[0];
+  CHECK(c.type == "GPUHealthy");
+  CHECK(c.status == "False");
+  CHECK(c.reason == "A050101");
+  CHECK(c.message == "GPU 3 lost");
+  CHECK(c.heartbeat == parse_time("2026-11-22T08:00:00Z"));
+}
+
 TEST_CASE("list pages and watch events decode", "[kube][decode]") {
   std::string page =
       std::string(R"json({"kind":"NodeList","items":[)json") + kNode + "," + kNode +

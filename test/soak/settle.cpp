@@ -48,10 +48,18 @@ void say_what_did_not_end(const Snapshot& s, kube::Client& client) {
       if (n.is_string()) nodes.insert(n.get<std::string>());
     pools.insert(spec.value("pool", ""));
   }
+  // A pool that did not settle: its status, and below its nodes and their pods.
+  std::set<std::string> unsettled;
+  for (const Json& p : s.pools) {
+    const Json status = p.value("status", Json::object());
+    if (status.value("phase", "") == "Running") continue;
+    say("pool did not settle: " + name_of(p) + " " + status.dump());
+    unsettled.insert(name_of(p));
+  }
   for (const Json& n : s.nodes) {
     const Json labels = n.value("metadata", Json::object()).value("labels", Json::object());
     const std::string state = labels.value("respool.io/driver-upgrade-state", "");
-    if (nodes.contains(name_of(n)) ||
+    if (nodes.contains(name_of(n)) || unsettled.contains(labels.value("respool.io/pool", "")) ||
         (!state.empty() && state != "upgrade-done" && state != "upgrade-failed")) {
       nodes.insert(name_of(n));
       pools.insert(labels.value("respool.io/pool", ""));
