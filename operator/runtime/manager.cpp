@@ -1,5 +1,6 @@
 #include "operator/runtime/manager.hpp"
 
+#include <malloc.h>
 #include <unistd.h>
 
 #include <random>
@@ -171,6 +172,9 @@ int Manager::run() {
     std::lock_guard lock(mu_);
     return stop_requested_ && failure_.empty() ? 0 : 1;
   }
+  // The first lists' pages and decode buffers are freed now; glibc keeps freed memory in its
+  // arenas until asked, so without this the process holds them as RSS for good.
+  malloc_trim(0);
   synced_ = true;
   log::info("manager", "caches synced", {{"informers", informers_.size()}});
 
