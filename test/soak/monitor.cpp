@@ -1,5 +1,6 @@
 #include "test/soak/monitor.hpp"
 
+#include <algorithm>
 #include <map>
 #include <stdexcept>
 
@@ -28,6 +29,8 @@ std::vector<Json> objects(const runtime::Informer<kube::Unstructured>& informer)
   return out;
 }
 
+constexpr std::string_view kPoolFinalizer = "respool.io/release-nodes";  // API.md
+
 }  // namespace
 
 Monitor::Monitor(kube::Client& client, Shares shares, std::string lease_namespace,
@@ -46,10 +49,18 @@ Monitor::Monitor(kube::Client& client, Shares shares, std::string lease_namespac
   };
   leases_->add_handlers(
       {seen, [seen](const Informer::Ptr&, const Informer::Ptr& now) { seen(now); }, {}});
-  pools_->add_handlers({{}, {}, [this](const Informer::Ptr& pool) {
-                          std::lock_guard lock(mu_);
-                          deleted_pools_.insert(pool->meta.name);
-                        }});
+  auto finalized = [this](const Informer::Ptr& pool) {
+    const auto& f = pool->meta.finalizers;
+    if (std::find(f.begin(), f.end(), kPoolFinalizer) == f.end()) return;
+    std::lock_guard lock(mu_);
+    finalized_pools_.insert(pool->meta.name);
+  };
+  pools_->add_handlers(
+      {finalized, [finalized](const Informer::Ptr&, const Informer::Ptr& now) { finalized(now); },
+       [this](const Informer::Ptr& pool) {
+         std::lock_guard lock(mu_);
+         if (finalized_pools_.erase(pool->meta.name) > 0) deleted_pools_.insert(pool->meta.name);
+       }});
 }
 
 std::set<std::string> Monitor::deleted_pools() const {

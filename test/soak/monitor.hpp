@@ -29,7 +29,9 @@ class Monitor {
   void stop();
   // Every version of every node: joins, leaves, and the claim breaches.
   const NodeHistory& node_history() const { return node_history_; }
-  // The pools whose deletion the watch saw complete.
+  // The pools whose deletion the watch saw complete after it had seen respool's finalizer on
+  // them: respool released those, and audits the release. A pool created and deleted before
+  // respool took it in hand (no leader at the time) goes without respool, and without a record.
   std::set<std::string> deleted_pools() const;
   // Whether the watches' caches hold what a LIST returns now: pools and NodeOperations by
   // resourceVersion, nodes by their labels, taints and annotations. The difference, if any.
@@ -53,6 +55,7 @@ class Monitor {
   std::vector<Breach> breaches_;
   LeaseHistory leases_seen_;
   std::set<std::string> deleted_pools_;
+  std::set<std::string> finalized_pools_;  // seen with respool's finalizer
   std::atomic<bool> stopping_{false};
   std::atomic<std::size_t> checks_{0};
   std::thread thread_;
