@@ -16,6 +16,8 @@
 #include <unordered_set>
 #include <utility>
 
+#include "operator/kube/hash.hpp"
+
 namespace respool::kube {
 
 // Hash: a functor hashing a V; Equal: a functor comparing two Vs (exactly: equal values are
@@ -121,10 +123,5 @@ class SharedValue {
 
   Entry* entry_ = nullptr;
 };
-
-// Mixes one more hash into a running one (boost::hash_combine's constant, 64-bit).
-inline std::size_t hash_mix(std::size_t seed, std::size_t value) {
-  return seed ^ (value + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2));
-}
 
 }  // namespace respool::kube

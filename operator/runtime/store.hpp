@@ -14,6 +14,8 @@
 #include <unordered_set>
 #include <vector>
 
+#include "operator/kube/hash.hpp"
+
 namespace respool::runtime {
 
 // A cache key, "namespace/name" or "name" for cluster-scoped objects, read without building a
@@ -32,8 +34,7 @@ struct ObjectKey {
     return {object.meta.namespace_.view(), object.meta.name};
   }
   std::size_t hash() const noexcept {
-    std::size_t h = std::hash<std::string_view>{}(name);
-    return h ^ (std::hash<std::string_view>{}(ns) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2));
+    return kube::hash_mix(std::hash<std::string_view>{}(name), std::hash<std::string_view>{}(ns));
   }
   friend bool operator==(const ObjectKey&, const ObjectKey&) = default;
 };

@@ -4,7 +4,6 @@
 
 #include "operator/runtime/log.hpp"
 #include "reconcilers/policy/keys.hpp"
-#include "reconcilers/views.hpp"
 
 namespace respool::reconcilers {
 
@@ -62,15 +61,16 @@ void NodeHealthReconciler::count_stale(const std::string& node, const std::strin
 Outcome<runtime::ReconcileResult> NodeHealthReconciler::reconcile(const std::string& name) {
   auto node = nodes_.store().get(name);
   const std::string* pool = nullptr;
-  policy::NodeView view;
+  std::shared_ptr<const policy::NodeView> shared_view;
   if (node) {
-    view = to_node_view(*node);
-    pool = view.label(policy::kPoolLabel);
+    shared_view = ctx_.node_views->view(node);  // the view every controller shares
+    pool = shared_view->label(policy::kPoolLabel);
   }
-  if (!node || !pool || view.deleting) {
+  if (!node || !pool || shared_view->deleting) {
     count_stale(name, "", false);
     return runtime::ReconcileResult::done();
   }
+  const policy::NodeView& view = *shared_view;
   auto catalog = ctx_.catalog->get();
   const std::string* flavor_value = view.label(catalog->flavor_label);
   const policy::Flavor* flavor = flavor_value ? catalog->flavor_by_label(*flavor_value) : nullptr;
