@@ -72,10 +72,12 @@ struct Histogram {
 
 class OperatorProcess {
  public:
-  OperatorProcess(const std::string& kubeconfig, const std::string& catalog, const std::string& log)
+  // binary: this build's operator unless another is named (an A/B of two builds on one cluster).
+  OperatorProcess(const std::string& kubeconfig, const std::string& catalog, const std::string& log,
+                  const std::string& binary = RESPOOL_OPERATOR_BINARY)
       : metrics_port_(free_port()), health_port_(free_port()) {
     std::vector<std::string> args = {
-        RESPOOL_OPERATOR_BINARY,
+        binary,
         "--kubeconfig=" + kubeconfig,
         "--catalog=" + catalog,
         "--namespace=respool-system",
@@ -113,7 +115,7 @@ class OperatorProcess {
       ::_exit(127);
     }
     ::close(out);
-    if (pid_ < 0) die("cannot start " RESPOOL_OPERATOR_BINARY);
+    if (pid_ < 0) die("cannot start " + binary);
     ::setpgid(pid_, pid_);  // as the child does: whichever runs first
   }
   ~OperatorProcess() {

@@ -15,6 +15,10 @@
 // minimal, its RSS and CPU seconds, and the p50/p99 of its reconciles in that phase.
 //
 //   build/bench/bench_scale [NODES=20000 [PODS=60000 [POOLS=200 [CLIENTGO=path|-]]]] 2>/dev/null
+//
+// RESPOOL_BENCH_SYNC_AB=OTHER_OPERATOR: the sync alone instead of the phases, five times each of
+// another build's respool-operator and this build's, interleaved on the one cluster, then their
+// medians and ratios: a change to the caches or the lists measured apart from the host's drift.
 
 #include <malloc.h>
 
@@ -194,6 +198,29 @@ bool upgraded(kube::Client& c, const std::vector<PoolPlan>& pools) {
   return true;
 }
 
+// Each build's operator started in turn until ready and ended, five rounds.
+void sync_ab(Bench& b, const std::string& other, const std::string& work) {
+  phase("sync A/B");
+  const std::string binary[2] = {other, RESPOOL_OPERATOR_BINARY};
+  std::vector<double> ready[2], rss[2], cpu[2];
+  for (int round = 0; round < 5; ++round) {
+    for (int i = 0; i < 2; ++i) {
+      OperatorProcess op(b.sandbox().kubeconfig_path().string(), source("config/catalog.yaml"),
+                         work + "/operator-ab.log", binary[i]);
+      ready[i].push_back(op.wait_ready(std::chrono::minutes(10)));
+      rss[i].push_back(static_cast<double>(op.rss_kib()) / 1024.0);
+      cpu[i].push_back(op.cpu_s());
+    }
+  }
+  for (int i = 0; i < 2; ++i)
+    std::printf("sync A/B %-5s %7.2f s to ready  RSS %.0f MiB  CPU %.2f s  (medians of 5; %s)\n",
+                i == 0 ? "other" : "this", median(ready[i]), median(rss[i]), median(cpu[i]),
+                binary[i].c_str());
+  std::printf("sync A/B ratios this/other: time %.3f  RSS %.3f  CPU %.3f\n",
+              median(ready[1]) / median(ready[0]), median(rss[1]) / median(rss[0]),
+              median(cpu[1]) / median(cpu[0]));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -242,6 +269,12 @@ int main(int argc, char** argv) {
   }
   std::printf("cluster: quiet %.1f s after the last pod\n",
               std::chrono::duration<double>(Steady::now() - quiet_start).count());
+
+  if (const char* other = std::getenv("RESPOOL_BENCH_SYNC_AB")) {
+    sync_ab(b, other, work);
+    completed();
+    return 0;
+  }
 
   phase("sync");
   OperatorProcess op(b.sandbox().kubeconfig_path().string(), source("config/catalog.yaml"),
