@@ -66,7 +66,7 @@ expect resourcepool gpu-a Progressing "Waiting for the operator"
 "$build/respool-operator" --kubeconfig "$KUBECONFIG" --catalog "$src/config/catalog.yaml" \
   --metrics-bind-address 0 --health-probe-bind-address 0 --log-format json \
   --audit-log "$work/audit.jsonl" >"$work/operator.log" 2>&1 &
-pids+=($!)
+track $!
 
 echo "--- Healthy"
 until_value resourcepool gpu-a '{.status.phase}' Running

@@ -36,7 +36,7 @@ echo "--- the custom values' catalog is accepted"
   --metrics-bind-address 0 --health-probe-bind-address 0 --log-format json \
   --audit-log "$work/audit-custom.jsonl" >"$work/custom.log" 2>&1 &
 custom=$!
-pids+=("$custom")
+track "$custom"
 for _ in $(seq 100); do grep -q '"controllers registered"' "$work/custom.log" && break; sleep 0.1; done
 grep -q '"controllers registered"' "$work/custom.log" || fail "the custom catalog was refused"
 kill "$custom"
@@ -50,7 +50,7 @@ mapfile -t args < <(grep -v -e '^--catalog=' -e '^--metrics-bind-address=' \
   "${args[@]}" --leader-election-namespace respool-system \
   --metrics-bind-address 127.0.0.1:0 --health-probe-bind-address 127.0.0.1:0 \
   --audit-log "$work/audit.jsonl" >"$work/operator.log" 2>&1 &
-pids+=($!)
+track $!
 k apply -f "$src/examples/network.yaml" -f "$src/examples/resourcepool.yaml" >/dev/null
 wait_pool_running gpu-a
 port=$(grep -m1 '"starting"' "$work/operator.log" | grep -o '"metricsPort":[0-9]*' | cut -d: -f2)

@@ -30,7 +30,7 @@ for _ in $(seq 100); do [ "$(k get nodes --no-headers 2>/dev/null | wc -l)" -eq 
 
 kubectl --cache-dir="$work/cache" get nodes -w -o jsonpath='{.metadata.name} pool={.metadata.labels.respool\.io/pool} st={.metadata.labels.respool\.io/driver-upgrade-state} v={.metadata.labels.respool\.io/driver-version} u={.spec.unschedulable} by={.metadata.annotations.respool\.io/cordoned-by}{"\n"}' \
   >"$work/node-watch.txt" 2>"$work/node-watch.log" &
-pids+=($!)
+track $!
 
 
 start_operator "$src/config/catalog.yaml"

@@ -13,7 +13,7 @@ install_api
 "$build/respool-operator" --kubeconfig "$KUBECONFIG" --catalog "$src/config/catalog.yaml" \
   --metrics-bind-address 0 --health-probe-bind-address 0 --log-format json \
   --audit-log "$work/audit.jsonl" >"$work/operator.log" 2>&1 &
-pids+=($!)
+track $!
 k apply -f "$src/examples/network.yaml" -f "$src/examples/resourcepool.yaml" >/dev/null
 pool=$(k get rp -o jsonpath='{.items[0].metadata.name}')
 # Running, with its jobs counted (the jobs controller's status.jobs, Q3).

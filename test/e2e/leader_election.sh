@@ -53,8 +53,8 @@ wait_for() { # wait_for SECONDS COMMAND...
   done
 }
 
-start_operator a; a=$started; pids+=("$a")
-start_operator b; b=$started; pids+=("$b")
+start_operator a; a=$started; track "$a"
+start_operator b; b=$started; track "$b"
 wait_for 20 bash -c "grep -q '\"starting\"' '$work/a.log' && grep -q '\"starting\"' '$work/b.log'" || fail "operators did not start"
 id_a=$(field_of_start a identity)
 id_b=$(field_of_start b identity)

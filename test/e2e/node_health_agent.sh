@@ -73,7 +73,7 @@ start_agent() { # start_agent NODE: in the background; its pid in agent_pid[NODE
     --nvml-library "$nvml" --checks gpu,infiniband,kubelet-directory --check-period ${period}s \
     --heartbeat-period 60s --state-dir "$work/state-$1" --metrics-bind-address 0 \
     --health-probe-bind-address 0 --log-format json >>"$work/agent-$1.log" 2>&1 &
-  pids+=($!)
+  track $!
   eval "agent_pid_${1//-/_}=$!"
 }
 agent_pid() { local v="agent_pid_${1//-/_}"; echo "${!v}"; }
@@ -187,7 +187,7 @@ echo "--- the agent on $ib killed with SIGKILL mid-check, and restarted, 8 times
 kubectl --cache-dir="$work/cache-w" get node "$ib" -w -o \
   jsonpath='{range .status.conditions[?(@.type=="InfiniBandHealthy")]}{.status} {.reason} {.lastTransitionTime}{"\n"}{end}' \
   >"$work/ib-watch.txt" 2>"$work/ib-watch.log" &
-pids+=($!)
+track $!
 for i in $(seq 8); do
   sleep "$(awk -v r=$RANDOM -v p=$period 'BEGIN { printf "%.2f", (r % 100) / 100 * p }')"
   victim=$(agent_pid "$ib")
@@ -212,7 +212,7 @@ RESPOOL_FAKE_NVML_FILE="$work/nvml-$bad.json" "$agent_bin" --kubeconfig "$KUBECO
   --nvml-timeout 1s --heartbeat-period 60s --state-dir "$work/state-$bad" \
   --metrics-bind-address 0 --health-probe-bind-address "127.0.0.1:$health" --log-format json \
   >>"$work/agent-$bad.log" 2>&1 &
-pids+=($!)
+track $!
 healthz() { [ "$(curl -s --max-time 2 "http://127.0.0.1:$health/healthz")" = ok ]; }
 wait_for 30 "the restarted agent's /healthz" healthz
 gpus "$bad" | jq '.hang = "nvmlDeviceGetTotalEccErrors"' | put "$work/nvml-$bad.json"

@@ -33,7 +33,7 @@ k annotate nodes --all sandbox.respool.io/reset-seconds=2 >/dev/null
 
 kubectl --cache-dir="$work/cache" get nodes -w -o jsonpath='{.metadata.name} pool={.metadata.labels.respool\.io/pool} op={.metadata.annotations.respool\.io/node-operation-type} name={.metadata.annotations.respool\.io/node-operation} {"\n"}' \
   >"$work/node-watch.txt" 2>"$work/node-watch.log" &
-pids+=($!)
+track $!
 
 
 start_operator "$work/catalog.yaml"

@@ -29,14 +29,14 @@ for _ in $(seq 100); do [ "$(k get nodes --no-headers 2>/dev/null | wc -l)" -eq 
 kubectl --cache-dir="$work/cache" get nodes -w \
   -o jsonpath='{.metadata.name} pool={.metadata.labels.respool\.io/pool} taints={.spec.taints[*].key}{"\n"}' \
   >"$work/node-watch.txt" 2>"$work/node-watch.log" &
-pids+=($!)
+track $!
 
 start_operator() { # start_operator N
   "$build/respool-operator" --kubeconfig "$KUBECONFIG" --catalog "$src/config/catalog.yaml" \
     --metrics-bind-address 0 --health-probe-bind-address 0 --log-format json \
     --audit-log "$work/audit-$1.jsonl" >"$work/operator-$1.log" 2>&1 &
   started=$!
-  pids+=("$started")
+  track "$started"
 }
 
 start_operator 1

@@ -22,7 +22,7 @@ start_failing() {
     --metrics-bind-address 0 --health-probe-bind-address 127.0.0.1:0 --log-format json \
     --cache-sync-timeout ${timeout_s}s --audit-log /dev/null >"$work/$name.log" 2>&1 &
   local pid=$!
-  pids+=("$pid")
+  track "$pid"
   local port=""
   for _ in $(seq 200); do
     port=$(sed -n 's/.*"healthPort":\([0-9]*\).*/\1/p' "$work/$name.log" | head -1)

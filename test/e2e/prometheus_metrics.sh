@@ -68,7 +68,7 @@ operator_port=$(free_port)
   --metrics-cert-dir "$work/metrics-cert" \
   --leader-election-namespace respool-system --metrics-bind-address "127.0.0.1:$operator_port" \
   --health-probe-bind-address 0 --audit-log "$work/audit.jsonl" >"$work/operator.log" 2>&1 &
-pids+=($!)
+track $!
 k apply -f "$src/examples/network.yaml" -f "$src/examples/resourcepool.yaml" >/dev/null
 wait_pool_running gpu-a
 node=$(k get nodes -l respool.io/pool=gpu-a,node.kubernetes.io/instance-type=gpu-8x-a100 \
@@ -83,7 +83,7 @@ start_agent "$node"
 echo "--- Prometheus scrapes the operator, the agent and the stand-in cAdvisor, kube-state-metrics and node-exporter"
 exporter_port=$(free_port)
 python3 "$src/test/e2e/lib/cluster_exporter.py" "$exporter_port" >"$work/exporter.log" 2>&1 &
-pids+=($!)
+track $!
 secure="scheme: https, authorization: {credentials_file: $work/prometheus.token}, tls_config: {ca_file: $work/metrics-cert/tls.crt}"
 start_prometheus "  - {job_name: respool, $secure, static_configs: [{targets: ['127.0.0.1:$operator_port']}]}
   # the agent's series carry their own job label (a training Job's name): honor_labels keeps it

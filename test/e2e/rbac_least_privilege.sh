@@ -33,7 +33,12 @@ for tool in helm jq curl; do
   command -v $tool >/dev/null || { echo "$tool is not installed (scripts/install-deps.sh): skipped"; exit 0; }
 done
 source "$src/test/e2e/lib/sandbox.bash"
-trap 'cat "$work"/*/pids 2>/dev/null | xargs -r kill -9 2>/dev/null || true; cleanup' EXIT
+kill_rounds() { # kill_rounds PIDS-FILE...: each round's processes, as identity wrote them
+  local ids
+  mapfile -t ids < <(cat "$@" 2>/dev/null)
+  kill_identified "${ids[@]}"
+}
+trap 'kill_rounds "$work"/*/pids; cleanup' EXIT
 jobs=${RBAC_TEST_JOBS:-3}
 chart="$src/helm/respool"
 ns=respool-system
@@ -453,7 +458,7 @@ round() {
   mkdir -p "$dir"
   "$build/respool-sandbox" --state-dir "$dir/sandbox" --nodes "$src/examples/sandbox-nodes.yaml" \
     >"$dir/sandbox.out" 2>"$dir/sandbox.log" &
-  echo $! >>"$dir/pids"
+  identity $! >>"$dir/pids"
   for _ in $(seq 100); do [ -s "$dir/sandbox.out" ] && break; sleep 0.1; done
   local kubeconfig
   kubeconfig=$(head -1 "$dir/sandbox.out")
@@ -476,7 +481,7 @@ round() {
   "$build/respool-operator" --kubeconfig "$dir/operator.kubeconfig" --catalog "$catalog" \
     "${args[@]}" --leader-election-retry-period=500ms --metrics-bind-address "127.0.0.1:$metrics_port" \
     --health-probe-bind-address 0 --audit-log "$dir/audit.jsonl" >"$log" 2>&1 &
-  echo $! >>"$dir/pids"
+  identity $! >>"$dir/pids"
 
   # The refused request, as the API server words it: 'cannot VERB resource "RESOURCE"' (the
   # log escapes its quotes).
@@ -499,7 +504,7 @@ round() {
   fi
   printf "%s|%s|%s|%s|%s\n" "$outcome" "$failed_step" "$logged" "$evented" $((SECONDS - started)) \
     >"$dir/result"
-  xargs kill -9 <"$dir/pids" 2>/dev/null || true
+  kill_rounds "$dir/pids"
   wait  # both gone before the folder is removed
 }
 
@@ -558,7 +563,7 @@ agent_round() { # agent_round NAME RBAC-JSONL [VERB RESOURCE]
   mkdir -p "$dir/host/proc/1"
   "$build/respool-sandbox" --state-dir "$dir/sandbox" --nodes "$src/examples/sandbox-nodes.yaml" \
     >"$dir/sandbox.out" 2>"$dir/sandbox.log" &
-  echo $! >>"$dir/pids"
+  identity $! >>"$dir/pids"
   for _ in $(seq 100); do [ -s "$dir/sandbox.out" ] && break; sleep 0.1; done
   local kubeconfig token
   kubeconfig=$(head -1 "$dir/sandbox.out")
@@ -587,7 +592,7 @@ agent_round() { # agent_round NAME RBAC-JSONL [VERB RESOURCE]
     --checks gpu,kubelet-directory --check-period 500ms --state-dir "$dir/state" \
     --metrics-bind-address "127.0.0.1:$agent_port" --metrics-secure --health-probe-bind-address 0 \
     --log-format json >"$log" 2>&1 &
-  echo $! >>"$dir/pids"
+  identity $! >>"$dir/pids"
   local said="Forbidden \\(403\\).*cannot $verb resource \"$resource\""
   refused=${verb:+${said//\"/\\\\?\"}}
   local outcome=passed logged=no
@@ -595,7 +600,7 @@ agent_round() { # agent_round NAME RBAC-JSONL [VERB RESOURCE]
   [ -n "$verb" ] && grep -Eq "$refused" "$log" && logged=yes
   printf "%s|%s|%s|%s|%s\n" "$outcome" "$failed_step" "$logged" no $((SECONDS - started)) \
     >"$dir/result"
-  xargs kill -9 <"$dir/pids" 2>/dev/null || true
+  kill_rounds "$dir/pids"
   wait
 }
 

@@ -33,7 +33,7 @@ for _ in $(seq 100); do [ "$(k get nodes --no-headers 2>/dev/null | wc -l)" -eq 
 
 kubectl --cache-dir="$work/cache" get nodes -w -o jsonpath='{.metadata.name} pool={.metadata.labels.respool\.io/pool} op={.metadata.annotations.respool\.io/node-operation-type} {"\n"}' \
   >"$work/node-watch.txt" 2>"$work/node-watch.log" &
-pids+=($!)
+track $!
 
 start_operator "$work/catalog.yaml"
 k apply -f - >/dev/null <<'EOF2'

@@ -72,7 +72,7 @@ EOF2
 kubectl --cache-dir="$work/cache-w" get job llm -w \
   -o jsonpath='suspend={.spec.suspend} ft={.metadata.annotations.respool\.io/fault-tolerance}{"\n"}' \
   >"$work/job-watch.txt" 2>"$work/job-watch.log" &
-pids+=($!)
+track $!
 
 ledger() { k get job llm -o jsonpath='{.metadata.annotations.respool\.io/fault-tolerance}'; }
 # Pods of run $1 that run, as "index node" lines.

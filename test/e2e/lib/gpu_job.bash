@@ -92,5 +92,5 @@ start_agent() {
     "${npu[@]}" --checks "$checks" \
     --check-period 1s --state-dir "$work/state" --metrics-bind-address "127.0.0.1:$agent_port" \
     --health-probe-bind-address 0 --log-format json "${agent_args[@]}" >"$work/agent.log" 2>&1 &
-  pids+=($!)
+  track $!
 }

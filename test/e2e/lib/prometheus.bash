@@ -41,7 +41,7 @@ start_prometheus() {
     fail "promtool check config: $(promtool check config "$work/prometheus.yml" 2>&1)"
   prometheus --config.file="$work/prometheus.yml" --storage.tsdb.path="$work/prometheus-data" \
     --web.listen-address="127.0.0.1:$port" --log.level=warn >"$work/prometheus.log" 2>&1 &
-  pids+=($!)
+  track $!
   prom=http://127.0.0.1:$port
   for _ in $(seq 100); do curl -sf "$prom/-/ready" >/dev/null 2>&1 && return 0; sleep 0.2; done
   fail "prometheus is not ready on $prom"

@@ -7,9 +7,32 @@ if ! command -v kubectl >/dev/null; then
   exit 0
 fi
 work=$(mktemp -d)
+# Processes to kill on exit, each as "PID STARTTIME" (track). A pid alone is not enough: pids
+# wrap at 32,768 here and a full suite starts tens of thousands of processes, so the pid of a
+# process that ended early (an operator the test killed) may name another test's process by the
+# time of the cleanup, and killing it fails that test (a full run under ASan lost
+# reconcilers:rest so, at the moment the least-privilege proof exited).
 pids=()
+identity() { # identity PID: "PID STARTTIME" (field 22 of /proc/PID/stat), nothing once it ended
+  local stat fields
+  stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 0
+  read -ra fields <<<"${stat##*) }" # the fields after the command name, which may hold spaces
+  echo "$1 ${fields[19]}"
+}
+track() { # track PID: killed on exit, if it is still that process then
+  local id
+  id=$(identity "$1")
+  [ -z "$id" ] || pids+=("$id")
+}
+kill_identified() { # kill_identified "PID STARTTIME"...: SIGKILL to each still that process
+  local id
+  for id in "$@"; do
+    [ -n "$id" ] && [ "$(identity "${id%% *}")" = "$id" ] && kill -9 "${id%% *}" 2>/dev/null || true
+  done
+  return 0
+}
 cleanup() {
-  for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null || true; done
+  kill_identified "${pids[@]}"
   wait 2>/dev/null || true
   rm -rf "$work"
 }
@@ -27,7 +50,7 @@ k() { kubectl --request-timeout=20s --cache-dir="$work/cache" "$@"; }
 # start_sandbox [respool-sandbox flags...]: serves, and exports the KUBECONFIG it wrote.
 start_sandbox() {
   "$build/respool-sandbox" --state-dir "$work/sandbox" "$@" >"$work/sandbox.out" 2>"$work/sandbox.log" &
-  pids+=($!)
+  track $!
   for _ in $(seq 100); do [ -s "$work/sandbox.out" ] && break; sleep 0.1; done
   KUBECONFIG=$(head -1 "$work/sandbox.out")
   export KUBECONFIG
@@ -64,5 +87,5 @@ start_operator() {
     --metrics-bind-address 0 --health-probe-bind-address 0 --log-format json \
     --audit-log "$work/audit-$run.jsonl" >"$work/operator-$run.log" 2>&1 &
   operator=$!
-  pids+=("$operator")
+  track "$operator"
 }
