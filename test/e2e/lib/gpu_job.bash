@@ -1,5 +1,5 @@
 # A training Job whose workers "use" GPUs, for the e2e scripts of the node agent's usage metrics
-# (sourced, after lib/sandbox.bash: uses $work, $pids, $build, k and fail).
+# (sourced, after lib/sandbox.bash: uses $work, track, $build, k and fail).
 #   training_job NAME NODE [CPU_LIMIT MEMORY_LIMIT]  an 8-worker Indexed Job on NODE, 1 GPU each
 #   workers NAME            "index uid containerID name" of the Job's running pods
 #   wait_workers NAME       waits until its 8 workers run

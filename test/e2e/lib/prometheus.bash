@@ -1,4 +1,4 @@
-# A real Prometheus for the e2e scripts (sourced, after lib/sandbox.bash: uses $work, $pids,
+# A real Prometheus for the e2e scripts (sourced, after lib/sandbox.bash: uses $work, track,
 # fail). Debian's `prometheus` package (scripts/install-deps.sh) carries prometheus and promtool;
 # without it the script skips.
 if ! command -v prometheus >/dev/null || ! command -v promtool >/dev/null; then
