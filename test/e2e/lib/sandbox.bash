@@ -15,7 +15,7 @@ work=$(mktemp -d)
 pids=()
 identity() { # identity PID: "PID STARTTIME" (field 22 of /proc/PID/stat), nothing once it ended
   local stat fields
-  stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 0
+  { read -r stat <"/proc/$1/stat"; } 2>/dev/null || return 0 # read: no process of its own
   read -ra fields <<<"${stat##*) }" # the fields after the command name, which may hold spaces
   echo "$1 ${fields[19]}"
 }
