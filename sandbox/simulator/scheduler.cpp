@@ -149,10 +149,15 @@ std::expected<ReconcileResult, std::string> Scheduler::reconcile(const std::stri
     return std::unexpected("binding: " + e.describe());
   }
   std::lock_guard lock(mu_);
-  // The watch may have shown the binding already (the informer's cache is written before its
-  // handlers run): then account() has it, and an assumption now would count the pod twice.
+  // The watch may have shown the binding already: then account() has it in bound_, and an
+  // assumption now would count the pod twice. Asked of bound_, under the lock account() takes,
+  // not of the informer's store: the store is written before its handlers run, so a binding
+  // seen there but not yet accounted left the pod counted nowhere, and the next pod could be
+  // placed on the same node past its capacity (the likely cause of the scheduler test failing
+  // under ASan on a fresh machine). A pod gone from the store is being deleted: unaccount()
+  // clears it, so it is not assumed.
   ObjectPtr seen = cluster_.pods.store().get(key);
-  if (!seen || string_at(seen->object, {"spec", "nodeName"}).empty())
+  if (seen && !bound_.contains(key))
     assumed_[key] = {placement.node, pod_requests(at_path(pod, {"spec"}))};
   runtime::log::debug("sandbox", "scheduled", {{"pod", key}, {"node", placement.node}});
   return ReconcileResult::done();
