@@ -154,10 +154,11 @@ std::expected<ReconcileResult, std::string> Scheduler::reconcile(const std::stri
   // not of the informer's store: the store is written before its handlers run, so a binding
   // seen there but not yet accounted left the pod counted nowhere, and the next pod could be
   // placed on the same node past its capacity (the likely cause of the scheduler test failing
-  // under ASan on a fresh machine). A pod gone from the store is being deleted: unaccount()
-  // clears it, so it is not assumed.
+  // under ASan on a fresh machine). A pod gone from the store, or already finished there,
+  // holds nothing, and its handler may have run already: it is not assumed.
   ObjectPtr seen = cluster_.pods.store().get(key);
-  if (seen && !bound_.contains(key))
+  const std::string phase = seen ? string_at(seen->object, {"status", "phase"}) : "";
+  if (seen && phase != "Succeeded" && phase != "Failed" && !bound_.contains(key))
     assumed_[key] = {placement.node, pod_requests(at_path(pod, {"spec"}))};
   runtime::log::debug("sandbox", "scheduled", {{"pod", key}, {"node", placement.node}});
   return ReconcileResult::done();
