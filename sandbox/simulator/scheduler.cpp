@@ -10,10 +10,13 @@ namespace {
 
 using runtime::ReconcileResult;
 
-bool holds_resources(const Json& pod) {
-  if (string_at(pod, {"spec", "nodeName"}).empty()) return false;
+bool finished(const Json& pod) {
   const std::string phase = string_at(pod, {"status", "phase"});
-  return phase != "Succeeded" && phase != "Failed";
+  return phase == "Succeeded" || phase == "Failed";
+}
+
+bool holds_resources(const Json& pod) {
+  return !string_at(pod, {"spec", "nodeName"}).empty() && !finished(pod);
 }
 
 }  // namespace
@@ -21,8 +24,7 @@ bool holds_resources(const Json& pod) {
 bool wants_scheduling(const Json& pod) {
   if (!string_at(pod, {"spec", "nodeName"}).empty()) return false;
   if (!at_path(pod, {"metadata", "deletionTimestamp"}).is_null()) return false;
-  const std::string phase = string_at(pod, {"status", "phase"});
-  if (phase == "Succeeded" || phase == "Failed") return false;
+  if (finished(pod)) return false;
   const std::string scheduler = string_at(pod, {"spec", "schedulerName"});
   return scheduler.empty() || scheduler == kDefaultScheduler;
 }
@@ -157,8 +159,7 @@ std::expected<ReconcileResult, std::string> Scheduler::reconcile(const std::stri
   // under ASan on a fresh machine). A pod gone from the store, or already finished there,
   // holds nothing, and its handler may have run already: it is not assumed.
   ObjectPtr seen = cluster_.pods.store().get(key);
-  const std::string phase = seen ? string_at(seen->object, {"status", "phase"}) : "";
-  if (seen && phase != "Succeeded" && phase != "Failed" && !bound_.contains(key))
+  if (seen && !finished(seen->object) && !bound_.contains(key))
     assumed_[key] = {placement.node, pod_requests(at_path(pod, {"spec"}))};
   runtime::log::debug("sandbox", "scheduled", {{"pod", key}, {"node", placement.node}});
   return ReconcileResult::done();
